@@ -1,0 +1,42 @@
+//! `lol`: for each strip over `*LO`, the value for the player to move: `1`, `0` or `-1`.
+
+use super::Answerer;
+use xo_core::games::lol::LolStrip;
+use xo_core::solve::lol::LolSolver;
+
+/// Table entries kept between lines before the solver's tables are emptied, to bound memory.
+const TABLE_LIMIT: usize = 4_000_000;
+
+/// Answers with the core's component-splitting LOL solver, whose tables carry over between lines.
+#[derive(Default)]
+pub struct LolAnswerer {
+    solver: LolSolver,
+}
+
+impl LolAnswerer {
+    /// An answerer with empty tables.
+    ///
+    /// ```
+    /// use xo_cli::batch::{Answerer, LolAnswerer};
+    /// let mut out = Vec::new();
+    /// LolAnswerer::new().answer(b"L*****L", &mut out).unwrap();
+    /// assert_eq!(out, b"1\n");
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl Answerer for LolAnswerer {
+    const MAX_LINE: usize = 1 << 20;
+
+    fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
+        let strip = LolStrip::parse(case).map_err(|e| format!("expected a strip over '*LO': {e}"))?;
+        if self.solver.table_len() > TABLE_LIMIT {
+            self.solver.clear();
+        }
+        let value = self.solver.value(&strip);
+        out.extend_from_slice(format!("{}\n", value.as_i8()).as_bytes());
+        Ok(())
+    }
+}

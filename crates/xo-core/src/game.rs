@@ -1,0 +1,40 @@
+//! The interface every generic engine (counting, reachability, plain minimax) works through.
+//!
+//! A placement game fills one empty cell per move, so a position's ply count is the number of
+//! filled cells and a game lasts at most as many moves as the board has cells.
+
+use crate::Value;
+use std::hash::Hash;
+
+/// A two-player game of perfect information, described by its moves and its end.
+///
+/// Implementors promise: [`Game::moves`] yields nothing exactly when [`Game::outcome`] is `Some`,
+/// and every move increases [`Game::plies`] by one.
+pub trait Game {
+    /// A position; cheap to copy and hash.
+    type Position: Copy + Eq + Hash;
+    /// A move, as the engine applies it.
+    type Move: Copy;
+
+    /// The position every game starts from.
+    fn start(&self) -> Self::Position;
+
+    /// Appends the legal moves of `pos` to `out` (nothing when the game is over).
+    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>);
+
+    /// The position after `mv`.
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
+
+    /// `Some(value)` for the player to move when the game is over, `None` while it goes on.
+    fn outcome(&self, pos: &Self::Position) -> Option<Value>;
+
+    /// How many moves have been made since [`Game::start`].
+    fn plies(&self, pos: &Self::Position) -> u32;
+}
+
+/// A game that can also be played backwards, as reachability checks need.
+pub trait Retrograde: Game {
+    /// Appends to `out` every position from which one legal move leads to `pos` (ignoring whether
+    /// that position was itself reachable or already finished).
+    fn unmoves(&self, pos: &Self::Position, out: &mut Vec<Self::Position>);
+}

@@ -1,0 +1,117 @@
+//! Octal (and hexadecimal) games written as codes, as in Winning Ways and CGSuite.
+//!
+//! A code `d0.d1d2d3...` says, for each number k of tokens removed from one heap, how the rest may
+//! be left: digit bit 1 allows leaving no heap, bit 2 one heap, bit 4 two heaps, bit 8 three heaps
+//! (hexadecimal codes). `0.77` is Kayles, `0.07` Dawson's Kayles, `0.007` behaves like Treblecross.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// An octal or hexadecimal game code. `digit(k)` describes removing `k` tokens.
+///
+/// ```
+/// use xo_core::games::octal::OctalGame;
+/// let kayles: OctalGame = "0.77".parse().unwrap();
+/// assert_eq!(kayles.digit(1), 7);
+/// assert_eq!(kayles.digit(3), 0);
+/// assert_eq!(kayles.to_string(), "0.77");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct OctalGame {
+    digits: Vec<u8>,
+}
+
+/// Why a game code cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OctalError {
+    /// The code has no `.` separating the whole-heap digit from the rest.
+    #[error("octal code '{0}' needs a point, as in 0.77 or 4.07")]
+    NoPoint(String),
+    /// A character is not a hexadecimal digit.
+    #[error("octal code '{code}': '{ch}' is not a digit 0-9 or A-F")]
+    BadDigit {
+        /// The code as given.
+        code: String,
+        /// The offending character.
+        ch: char,
+    },
+    /// The digit before the point may only be 0 or 4 (split a heap without removing tokens), or
+    /// add 8 in hexadecimal codes.
+    #[error("octal code '{0}': the digit before the point must be 0, 4, 8 or C")]
+    BadWholeDigit(String),
+    /// The code allows no move at all, or is unreasonably long.
+    #[error("octal code '{0}' must allow some move and have at most 64 digits after the point")]
+    Empty(String),
+}
+
+impl OctalGame {
+    /// The digit for removing `k` tokens (0 beyond the written code).
+    pub fn digit(&self, k: usize) -> u8 {
+        self.digits.get(k).copied().unwrap_or(0)
+    }
+
+    /// Digits from the one before the point (`k = 0`) to the last non-zero one.
+    pub fn digits(&self) -> &[u8] {
+        &self.digits
+    }
+
+    /// Whether every digit is octal (at most 7).
+    pub fn is_octal(&self) -> bool {
+        self.digits.iter().all(|&d| d < 8)
+    }
+
+    /// Treblecross's game: `.007` (take three adjacent tokens, leaving up to two heaps).
+    ///
+    /// ```
+    /// use xo_core::games::octal::OctalGame;
+    /// assert_eq!(OctalGame::dot007().to_string(), "0.007");
+    /// ```
+    pub fn dot007() -> Self {
+        OctalGame { digits: vec![0, 0, 0, 7] }
+    }
+}
+
+impl FromStr for OctalGame {
+    type Err = OctalError;
+
+    fn from_str(code: &str) -> Result<Self, OctalError> {
+        let (whole, frac) = code.split_once('.').ok_or_else(|| OctalError::NoPoint(code.into()))?;
+        let digit = |ch: char| {
+            ch.to_digit(16)
+                .map(|d| d as u8)
+                .ok_or(OctalError::BadDigit { code: code.into(), ch })
+        };
+        let d0 = match whole {
+            "" => 0,
+            w if w.chars().count() == 1 => digit(w.chars().next().unwrap_or('0'))?,
+            _ => return Err(OctalError::BadWholeDigit(code.into())),
+        };
+        if d0 & 3 != 0 {
+            return Err(OctalError::BadWholeDigit(code.into()));
+        }
+        let mut digits = vec![d0];
+        for ch in frac.chars() {
+            digits.push(digit(ch)?);
+        }
+        while digits.len() > 1 && digits.last() == Some(&0) {
+            digits.pop();
+        }
+        if digits.iter().all(|&d| d == 0) || digits.len() > 65 {
+            return Err(OctalError::Empty(code.into()));
+        }
+        Ok(OctalGame { digits })
+    }
+}
+
+impl fmt::Display for OctalGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:X}.", self.digits[0])?;
+        for d in &self.digits[1..] {
+            write!(f, "{d:X}")?;
+        }
+        if self.digits.len() == 1 {
+            write!(f, "0")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,31 @@
+//! # xo-core
+//!
+//! Rules and exact engines for *placement games*: two players take turns putting marks on the cells
+//! of a strip or grid, and whoever first completes a pattern wins. Tic-tac-toe, the LOL letter game
+//! and Treblecross are members of the family; impartial ones (Treblecross) are also octal games.
+//!
+//! The crate does no I/O and no printing. Data flows one way: text is parsed into an unchecked
+//! setup, validated into a position, handed to an engine, and the engine returns a plain value that
+//! binaries render.
+//!
+//! - [`value`]: game-theoretic values relative to the player to move.
+//! - [`game`]: the [`Game`](game::Game) trait every engine is generic over.
+//! - [`games`]: fast representations of concrete games (bitboards, strips, heaps).
+//! - [`solve`]: the engines (counting, reachability, Grundy values, LOL search).
+//!
+//! ```
+//! use xo_core::games::grid::MnkGame;
+//! use xo_core::solve::count::count_games;
+//! use xo_core::game::Game;
+//!
+//! let ttt = MnkGame::tic_tac_toe();
+//! let counts = count_games(&ttt, &ttt.start());
+//! assert_eq!((counts.first, counts.second, counts.draws), (131_184, 77_904, 46_080));
+//! ```
+
+pub mod game;
+pub mod games;
+pub mod solve;
+pub mod value;
+
+pub use value::Value;

@@ -1,0 +1,54 @@
+//! Game-theoretic values, always relative to the player to move.
+//!
+//! Keeping values relative (as shakmaty-syzygy's `Wdl` does) makes negamax a one-liner: the value
+//! of a position is the best of its children's values, each negated.
+
+use std::ops::Neg;
+
+/// The result of a position under perfect play, for the player about to move.
+///
+/// `Loss < Draw < Win`, and negation swaps the point of view:
+///
+/// ```
+/// use xo_core::Value;
+/// assert!(Value::Loss < Value::Draw && Value::Draw < Value::Win);
+/// assert_eq!(-Value::Win, Value::Loss);
+/// assert_eq!(-Value::Draw, Value::Draw);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Value {
+    /// The player to move loses against perfect play.
+    Loss,
+    /// Neither player can force a win.
+    Draw,
+    /// The player to move can force a win.
+    Win,
+}
+
+impl Neg for Value {
+    type Output = Value;
+
+    fn neg(self) -> Value {
+        match self {
+            Value::Loss => Value::Win,
+            Value::Draw => Value::Draw,
+            Value::Win => Value::Loss,
+        }
+    }
+}
+
+impl Value {
+    /// The value as the integer judges print: `1` win, `0` draw, `-1` loss.
+    ///
+    /// ```
+    /// use xo_core::Value;
+    /// assert_eq!(Value::Loss.as_i8(), -1);
+    /// ```
+    pub fn as_i8(self) -> i8 {
+        match self {
+            Value::Loss => -1,
+            Value::Draw => 0,
+            Value::Win => 1,
+        }
+    }
+}
