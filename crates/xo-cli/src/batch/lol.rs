@@ -31,7 +31,12 @@ impl Answerer for LolAnswerer {
     const MAX_LINE: usize = 1 << 20;
 
     fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
-        let strip = LolStrip::parse(case).map_err(|e| format!("expected a strip over '*LO': {e}"))?;
+        // The core also reads `.` as empty; the judge format's alphabet is `*LO` only.
+        if let Some(i) = case.iter().position(|&b| b == b'.') {
+            return Err(format!("expected a strip over '*LO', found '.' at column {}", i + 1));
+        }
+        let strip =
+            LolStrip::parse(case).map_err(|e| format!("expected a strip over '*LO': {e}"))?;
         if self.solver.table_len() > TABLE_LIMIT {
             self.solver.clear();
         }
