@@ -11,8 +11,8 @@ use std::hash::Hash;
 /// Implementors promise: [`Game::moves`] yields nothing exactly when [`Game::outcome`] is `Some`,
 /// and every move increases [`Game::plies`] by one.
 pub trait Game {
-    /// A position; cheap to copy and hash.
-    type Position: Copy + Eq + Hash;
+    /// A position.
+    type Position: Clone + Eq + Hash;
     /// A move, as the engine applies it.
     type Move: Copy;
 

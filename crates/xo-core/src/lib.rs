@@ -25,6 +25,7 @@
 
 pub mod game;
 pub mod games;
+pub mod rules;
 pub mod solve;
 pub mod value;
 

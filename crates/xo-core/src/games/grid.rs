@@ -148,9 +148,9 @@ impl MnkGame {
     /// assert_eq!(ttt.unrank(7), p);
     /// ```
     pub fn rank(&self, pos: &GridPosition) -> u64 {
-        (0..self.cells()).rev().fold(0u64, |acc, c| {
-            acc * 3 + (pos.x >> c & 1) + 2 * (pos.o >> c & 1)
-        })
+        (0..self.cells())
+            .rev()
+            .fold(0u64, |acc, c| acc * 3 + (pos.x >> c & 1) + 2 * (pos.o >> c & 1))
     }
 
     /// The inverse of [`MnkGame::rank`].

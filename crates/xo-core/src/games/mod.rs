@@ -1,6 +1,7 @@
 //! Fast representations of concrete games: bitboards for grids, bit strips for LOL and
 //! Treblecross, heaps for octal games.
 
+pub mod board;
 pub mod grid;
 pub mod lol;
 pub mod octal;

@@ -96,7 +96,7 @@ impl<'g, G: Game> GameCounter<'g, G> {
             .into_iter()
             .map(|m| self.count(&self.game.play(pos, m)))
             .fold(GameCounts::default(), Add::add);
-        self.memo.insert(*pos, total);
+        self.memo.insert(pos.clone(), total);
         total
     }
 }

@@ -218,7 +218,8 @@ impl LolSolver {
         for (start, end) in spans {
             let span = &cells[start..end];
             let reversed: Vec<Cell> = span.iter().rev().copied().collect();
-            let id = if reversed.as_slice() < span { self.intern(&reversed) } else { self.intern(span) };
+            let id =
+                if reversed.as_slice() < span { self.intern(&reversed) } else { self.intern(span) };
             out.push(id);
         }
         if lone > 0 {

@@ -3,4 +3,7 @@
 pub mod count;
 pub mod grundy;
 pub mod lol;
+pub mod minimax;
+pub mod negamax;
 pub mod reach;
+pub mod table;

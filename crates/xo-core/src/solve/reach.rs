@@ -40,10 +40,9 @@ impl<'g, G: Retrograde> Reachability<'g, G> {
         }
         let mut preds = Vec::new();
         self.game.unmoves(pos, &mut preds);
-        let reachable = preds
-            .iter()
-            .any(|p| self.game.outcome(p).is_none() && self.is_reachable(p));
-        self.memo.insert(*pos, reachable);
+        let reachable =
+            preds.iter().any(|p| self.game.outcome(p).is_none() && self.is_reachable(p));
+        self.memo.insert(pos.clone(), reachable);
         reachable
     }
 }

@@ -1,0 +1,180 @@
+//! Position text: the cells in reading order (rows top to bottom, each left to right), `.` (or
+//! `*`) for an empty cell. Text becomes an unchecked [`Setup`], which [`Setup::validate`] turns into
+//! a [`Position`] the engines can trust.
+
+use super::{Marks, Rules};
+
+/// Cells as read from text, not yet checked against the rules: 0 empty, `i + 1` for mark `i` of
+/// [`Rules::alphabet`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// The cells in reading order.
+    pub cells: Vec<u8>,
+}
+
+/// Why a position cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// A character that is neither empty nor a mark of the game.
+    #[error("character {ch:?} at cell {cell} is not '.' or one of the game's marks {marks}")]
+    BadChar {
+        /// The offending character.
+        ch: char,
+        /// 1-based cell index.
+        cell: usize,
+        /// The accepted marks.
+        marks: String,
+    },
+    /// The wrong number of cells.
+    #[error("expected {expected} cells for a {width}x{height} board, found {found}")]
+    Length {
+        /// Cells the board has.
+        expected: usize,
+        /// Cells given.
+        found: usize,
+        /// Board columns.
+        width: u32,
+        /// Board rows.
+        height: u32,
+    },
+    /// Mark counts that alternating play cannot produce.
+    #[error("{x} X's and {o} O's: X moves first, so X has as many marks as O or one more")]
+    Counts {
+        /// X's on the board.
+        x: usize,
+        /// O's on the board.
+        o: usize,
+    },
+    /// A mark over an empty cell in a gravity game.
+    #[error(
+        "the mark at cell {cell} floats over an empty cell (marks drop to the lowest empty cell)"
+    )]
+    Floating {
+        /// 1-based cell index.
+        cell: usize,
+    },
+    /// Both players have completed a line.
+    #[error("both players have completed a line; a game stops at the first")]
+    BothWon,
+}
+
+impl Setup {
+    /// Reads position text for `rules`. Whitespace is ignored; marks are case-insensitive.
+    ///
+    /// ```
+    /// use xo_core::rules::{parse_game, Setup};
+    /// let ttt = parse_game("tictactoe").unwrap();
+    /// assert_eq!(Setup::parse(&ttt, "x.. .o. ...").unwrap().cells, vec![1, 0, 0, 0, 2, 0, 0, 0, 0]);
+    /// assert!(Setup::parse(&ttt, "x.. .o. ..?").is_err());
+    /// ```
+    pub fn parse(rules: &Rules, text: &str) -> Result<Setup, PositionError> {
+        let alphabet = rules.alphabet();
+        let mut cells = Vec::with_capacity(rules.cells());
+        for ch in text.chars().filter(|c| !c.is_whitespace()) {
+            let upper = ch.to_ascii_uppercase();
+            let cell = match upper {
+                '.' | '*' => 0,
+                _ => match alphabet.iter().position(|&m| m == upper) {
+                    Some(i) => i as u8 + 1,
+                    None => {
+                        return Err(PositionError::BadChar {
+                            ch,
+                            cell: cells.len() + 1,
+                            marks: alphabet.iter().collect(),
+                        })
+                    }
+                },
+            };
+            cells.push(cell);
+        }
+        if cells.len() != rules.cells() {
+            return Err(PositionError::Length {
+                expected: rules.cells(),
+                found: cells.len(),
+                width: rules.width,
+                height: rules.height,
+            });
+        }
+        Ok(Setup { cells })
+    }
+
+    /// The empty board of `rules`.
+    pub fn empty(rules: &Rules) -> Setup {
+        Setup { cells: vec![0; rules.cells()] }
+    }
+
+    /// Checks the setup against the rules: mark counts (own marks), no floating marks (gravity),
+    /// and not both players with a line.
+    ///
+    /// ```
+    /// use xo_core::rules::{parse_game, Setup};
+    /// let ttt = parse_game("tictactoe").unwrap();
+    /// assert!(Setup::parse(&ttt, "OO.......").unwrap().validate(&ttt).is_err());
+    /// assert_eq!(Setup::parse(&ttt, "XO.......").unwrap().validate(&ttt).unwrap().plies(), 2);
+    /// ```
+    pub fn validate(self, rules: &Rules) -> Result<Position, PositionError> {
+        if self.cells.len() != rules.cells() {
+            return Err(PositionError::Length {
+                expected: rules.cells(),
+                found: self.cells.len(),
+                width: rules.width,
+                height: rules.height,
+            });
+        }
+        if rules.marks == Marks::Own {
+            let x = self.cells.iter().filter(|&&c| c == 1).count();
+            let o = self.cells.iter().filter(|&&c| c == 2).count();
+            if x != o && x != o + 1 {
+                return Err(PositionError::Counts { x, o });
+            }
+            if rules.has_pattern_of(&self.cells, 1) && rules.has_pattern_of(&self.cells, 2) {
+                return Err(PositionError::BothWon);
+            }
+        }
+        if rules.gravity {
+            let w = rules.width as usize;
+            for (i, &c) in self.cells.iter().enumerate() {
+                if c != 0 && i + w < self.cells.len() && self.cells[i + w] == 0 {
+                    return Err(PositionError::Floating { cell: i + 1 });
+                }
+            }
+        }
+        Ok(Position { cells: self.cells })
+    }
+}
+
+/// A position checked against its rules; the player to move follows from the number of marks.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    cells: Vec<u8>,
+}
+
+impl Position {
+    /// A position from cells that the caller knows to be valid (the result of a legal move).
+    pub(crate) fn from_cells_unchecked(cells: Vec<u8>) -> Position {
+        Position { cells }
+    }
+
+    /// The cells in reading order: 0 empty, `i + 1` for mark `i` of the alphabet.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// Moves made so far (filled cells).
+    pub fn plies(&self) -> u32 {
+        self.cells.iter().filter(|&&c| c != 0).count() as u32
+    }
+
+    /// The position as text over `.` and the game's marks.
+    ///
+    /// ```
+    /// use xo_core::rules::{parse_game, Setup};
+    /// let lol = parse_game("lol:4").unwrap();
+    /// let p = Setup::parse(&lol, "L*O.").unwrap().validate(&lol).unwrap();
+    /// assert_eq!(p.to_text(&lol), "L.O.");
+    /// ```
+    pub fn to_text(&self, rules: &Rules) -> String {
+        let alphabet = rules.alphabet();
+        self.cells.iter().map(|&c| if c == 0 { '.' } else { alphabet[c as usize - 1] }).collect()
+    }
+}

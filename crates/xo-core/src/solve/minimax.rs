@@ -1,0 +1,46 @@
+//! Plain minimax with remoteness: every move of every position, no pruning, no table. Exponential,
+//! and obviously right; every faster engine is tested against it on small positions.
+
+use crate::game::Game;
+use crate::solve::negamax::Scored;
+use crate::Value;
+
+/// The value and remoteness of `pos` for the player to move, by visiting the whole game tree.
+/// A winner takes the shortest win, a loser the longest loss.
+///
+/// ```
+/// use xo_core::game::Game;
+/// use xo_core::rules::{parse_game, Setup};
+/// use xo_core::solve::minimax::plain_score;
+/// use xo_core::Value;
+///
+/// let ttt = parse_game("tictactoe").unwrap();
+/// let pos = Setup::parse(&ttt, "XX. OO. ...").unwrap().validate(&ttt).unwrap();
+/// let s = plain_score(&ttt, &pos);
+/// assert_eq!((s.value, s.remoteness), (Value::Win, 1));
+/// ```
+pub fn plain_score<G: Game>(game: &G, pos: &G::Position) -> Scored {
+    if let Some(value) = game.outcome(pos) {
+        return Scored { value, remoteness: 0 };
+    }
+    let mut moves = Vec::new();
+    game.moves(pos, &mut moves);
+    moves
+        .into_iter()
+        .map(|mv| {
+            let child = plain_score(game, &game.play(pos, mv));
+            Scored { value: -child.value, remoteness: child.remoteness + 1 }
+        })
+        .max_by_key(|s| preference(*s))
+        .expect("an unfinished position has a move")
+}
+
+/// Orders results from the mover's point of view: better values first, then quicker wins and
+/// slower losses.
+pub fn preference(s: Scored) -> (Value, i64) {
+    match s.value {
+        Value::Win => (Value::Win, -(s.remoteness as i64)),
+        Value::Draw => (Value::Draw, 0),
+        Value::Loss => (Value::Loss, s.remoteness as i64),
+    }
+}
