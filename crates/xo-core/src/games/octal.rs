@@ -3,6 +3,11 @@
 //! A code `d0.d1d2d3...` says, for each number k of tokens removed from one heap, how the rest may
 //! be left: digit bit 1 allows leaving no heap, bit 2 one heap, bit 4 two heaps, bit 8 three heaps
 //! (hexadecimal codes). `0.77` is Kayles, `0.07` Dawson's Kayles, `0.007` behaves like Treblecross.
+//! The digit before the point (k = 0) may only split a heap without removing tokens: 0 or 4, or
+//! 8 and C in hexadecimal codes.
+//!
+//! Codes are read as written in the literature (`0.77`, `.07`, `4.07`, hex digits `0-9A-F`), with
+//! an optional `octal:` prefix, and by the names `kayles`, `dawson-kayles` and `treblecross`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -15,6 +20,12 @@ use std::str::FromStr;
 /// assert_eq!(kayles.digit(1), 7);
 /// assert_eq!(kayles.digit(3), 0);
 /// assert_eq!(kayles.to_string(), "0.77");
+/// assert_eq!("octal:.77".parse::<OctalGame>().unwrap(), kayles);
+/// assert_eq!("kayles".parse::<OctalGame>().unwrap(), kayles);
+/// assert_eq!("dawson-kayles".parse::<OctalGame>().unwrap().to_string(), "0.07");
+/// assert_eq!("treblecross".parse::<OctalGame>().unwrap(), OctalGame::dot007());
+/// assert_eq!("4.0c".parse::<OctalGame>().unwrap().to_string(), "4.0C");
+/// assert!("0.7x".parse::<OctalGame>().is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct OctalGame {
@@ -25,7 +36,10 @@ pub struct OctalGame {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OctalError {
     /// The code has no `.` separating the whole-heap digit from the rest.
-    #[error("octal code '{0}' needs a point, as in 0.77 or 4.07")]
+    #[error(
+        "'{0}' is neither an octal code with a point (0.77, .07, 4.07) nor a known name (kayles, \
+         dawson-kayles, treblecross)"
+    )]
     NoPoint(String),
     /// A character is not a hexadecimal digit.
     #[error("octal code '{code}': '{ch}' is not a digit 0-9 or A-F")]
@@ -74,12 +88,17 @@ impl OctalGame {
 impl FromStr for OctalGame {
     type Err = OctalError;
 
-    fn from_str(code: &str) -> Result<Self, OctalError> {
+    fn from_str(text: &str) -> Result<Self, OctalError> {
+        let code = text.trim();
+        let code = match code.to_ascii_lowercase().as_str() {
+            "kayles" => "0.77",
+            "dawson-kayles" | "dawsons-kayles" => "0.07",
+            "treblecross" => "0.007",
+            _ => code.strip_prefix("octal:").unwrap_or(code),
+        };
         let (whole, frac) = code.split_once('.').ok_or_else(|| OctalError::NoPoint(code.into()))?;
         let digit = |ch: char| {
-            ch.to_digit(16)
-                .map(|d| d as u8)
-                .ok_or(OctalError::BadDigit { code: code.into(), ch })
+            ch.to_digit(16).map(|d| d as u8).ok_or(OctalError::BadDigit { code: code.into(), ch })
         };
         let d0 = match whole {
             "" => 0,

@@ -1,68 +1,46 @@
-//! Grundy values (nim-values) of octal-game heaps.
+//! Grundy values (nim-values) of octal-game heaps, their periods, and sums of heaps.
 //!
 //! The Sprague-Grundy theorem makes every impartial position equivalent to a nim heap of size
 //! mex(options); a sum of independent positions is worth the XOR of its parts. For an octal game the
 //! value of a heap of n depends on smaller heaps only, so the nim-sequence is built left to right.
+//!
+//! - [`nim_sequence_plain`]: the definition, quadratic; the reference for tests.
+//! - [`NimSequence`]: the fast incremental engine (bitset mex plus the sparse-space method).
+//! - [`find_period`]: periods proven by the Guy-Smith periodicity theorem.
+//! - [`Summary`]: largest value and the rare/common split of a sequence.
+//! - [`analyse_sum`]: the nim-sum of several heaps and every winning move.
+
+mod analysis;
+mod engine;
+mod plain;
+mod sum;
+
+pub use analysis::{find_period, Periodicity, Summary};
+pub use engine::{EngineStats, Method, SparseMask};
+pub use plain::nim_sequence_plain;
+pub use sum::{analyse_sum, SumAnalysis, SumError, SumMove};
 
 use crate::games::octal::OctalGame;
+use engine::Engine;
 
 /// A Grundy value. Octal games studied so far stay far below 2^16 for the heaps one can compute.
 pub type Grundy = u32;
 
-/// The nim-sequence of `game` for heaps `0..=upto`, by the plain definition: every option of every
-/// heap is enumerated and the mex taken. Quadratic; the reference every faster engine is tested
-/// against.
+/// The largest heap the engines accept for `game`: 10^8 when a move leaves at most two heaps, 4096
+/// when a hexadecimal move may leave three (the work is then cubic in the heap).
 ///
 /// ```
 /// use xo_core::games::octal::OctalGame;
-/// use xo_core::solve::grundy::nim_sequence_plain;
-/// let kayles = "0.77".parse::<OctalGame>().unwrap();
-/// assert_eq!(nim_sequence_plain(&kayles, 8), vec![0, 1, 2, 3, 1, 4, 3, 2, 1]);
+/// use xo_core::solve::grundy::max_heap;
+/// assert_eq!(max_heap(&"0.77".parse::<OctalGame>().unwrap()), 100_000_000);
+/// assert_eq!(max_heap(&"0.8".parse::<OctalGame>().unwrap()), 4096);
 /// ```
-pub fn nim_sequence_plain(game: &OctalGame, upto: usize) -> Vec<Grundy> {
-    let mut g: Vec<Grundy> = Vec::with_capacity(upto + 1);
-    for _ in 0..=upto {
-        let next = next_value_plain(game, &g);
-        g.push(next);
+pub fn max_heap(game: &OctalGame) -> usize {
+    if engine::Rules::new(game).max_parts() >= 3 {
+        4096
+    } else {
+        100_000_000
     }
-    g
-}
-
-/// The value of the heap of `g.len()` tokens, given the values `g` of every smaller heap.
-fn next_value_plain(game: &OctalGame, g: &[Grundy]) -> Grundy {
-    let n = g.len();
-    let mut options: Vec<Grundy> = Vec::new();
-    {
-        for (k, &d) in game.digits().iter().enumerate() {
-            if k > n {
-                break;
-            }
-            let rest = n - k;
-            if d & 1 != 0 && rest == 0 && k > 0 {
-                options.push(0);
-            }
-            if d & 2 != 0 && rest > 0 && k > 0 {
-                options.push(g[rest]);
-            }
-            if d & 4 != 0 && rest >= 2 {
-                options.extend((1..=rest / 2).map(|a| g[a] ^ g[rest - a]));
-            }
-            if d & 8 != 0 && rest >= 3 {
-                for a in 1..=rest / 3 {
-                    for b in a..=(rest - a) / 2 {
-                        options.push(g[a] ^ g[b] ^ g[rest - a - b]);
-                    }
-                }
-            }
-        }
-    }
-    let mut seen = vec![false; options.len() + 1];
-    for &v in &options {
-        if (v as usize) < seen.len() {
-            seen[v as usize] = true;
-        }
-    }
-    seen.iter().position(|&s| !s).unwrap_or(options.len()) as Grundy
 }
 
 /// The nim-sequence of `game` for heaps `0..=upto`, by the fastest engine available.
@@ -74,9 +52,9 @@ fn next_value_plain(game: &OctalGame, g: &[Grundy]) -> Grundy {
 /// assert_eq!(g, vec![0, 0, 0, 1, 1, 1, 2, 2, 0, 3, 3, 1, 1, 1, 0, 4]);
 /// ```
 pub fn nim_sequence(game: &OctalGame, upto: usize) -> Vec<Grundy> {
-    let mut seq = NimSequence::new(game.clone());
-    seq.extend_to(upto);
-    seq.values
+    let mut engine = Engine::new(game, Method::Auto);
+    engine.extend_to(upto);
+    engine.into_values()
 }
 
 /// A nim-sequence that grows on demand, for callers (like Treblecross analysis) that learn how far
@@ -92,26 +70,83 @@ pub fn nim_sequence(game: &OctalGame, upto: usize) -> Vec<Grundy> {
 #[derive(Debug, Clone)]
 pub struct NimSequence {
     game: OctalGame,
-    values: Vec<Grundy>,
+    engine: Engine,
 }
 
 impl NimSequence {
-    /// An empty sequence for `game`.
+    /// An empty sequence for `game`, computed by the fastest method ([`Method::Auto`]).
     pub fn new(game: OctalGame) -> Self {
-        NimSequence { game, values: Vec::new() }
+        Self::with_method(game, Method::Auto)
+    }
+
+    /// An empty sequence for `game`, computed by `method`.
+    ///
+    /// ```
+    /// use xo_core::games::octal::OctalGame;
+    /// use xo_core::solve::grundy::{Method, NimSequence};
+    /// let mut seq = NimSequence::with_method(OctalGame::dot007(), Method::Bitset);
+    /// assert_eq!(seq.extend_to(15)[15], 4);
+    /// ```
+    pub fn with_method(game: OctalGame, method: Method) -> Self {
+        let engine = Engine::new(&game, method);
+        NimSequence { game, engine }
+    }
+
+    /// The game.
+    ///
+    /// ```
+    /// use xo_core::games::octal::OctalGame;
+    /// use xo_core::solve::grundy::NimSequence;
+    /// assert_eq!(NimSequence::new(OctalGame::dot007()).game().to_string(), "0.007");
+    /// ```
+    pub fn game(&self) -> &OctalGame {
+        &self.game
     }
 
     /// The values computed so far, for heaps `0..values().len()`.
     pub fn values(&self) -> &[Grundy] {
-        &self.values
+        self.engine.values()
     }
 
     /// Makes sure heaps `0..=upto` are computed and returns every value computed so far.
     pub fn extend_to(&mut self, upto: usize) -> &[Grundy] {
-        while self.values.len() <= upto {
-            let next = next_value_plain(&self.game, &self.values);
-            self.values.push(next);
-        }
-        &self.values
+        self.engine.extend_to(upto);
+        self.engine.values()
+    }
+
+    /// The sparse-space classification in use, if the sparse method is running.
+    ///
+    /// ```
+    /// use xo_core::games::octal::OctalGame;
+    /// use xo_core::solve::grundy::{Method, NimSequence};
+    /// let method = Method::Sparse { review_from: 64, force: true };
+    /// let mut seq = NimSequence::with_method(OctalGame::dot007(), method);
+    /// assert_eq!(seq.mask(), None);
+    /// seq.extend_to(500);
+    /// assert!(seq.mask().is_some());
+    /// // .007 has no sparse space: the default method finds no mask worth using.
+    /// let mut auto = NimSequence::new(OctalGame::dot007());
+    /// auto.extend_to(5000);
+    /// assert_eq!(auto.mask(), None);
+    /// ```
+    pub fn mask(&self) -> Option<SparseMask> {
+        self.engine.sparse()
+    }
+
+    /// Work counters so far.
+    ///
+    /// ```
+    /// use xo_core::games::octal::OctalGame;
+    /// use xo_core::solve::grundy::NimSequence;
+    /// let mut seq = NimSequence::new("0.77".parse::<OctalGame>().unwrap());
+    /// seq.extend_to(100);
+    /// assert_eq!(seq.stats().bitset_heaps, 101);
+    /// ```
+    pub fn stats(&self) -> EngineStats {
+        self.engine.stats()
+    }
+
+    pub(crate) fn rules(&self) -> &engine::Rules {
+        self.engine.rules()
     }
 }

@@ -1,0 +1,528 @@
+//! The fast engine behind [`NimSequence`](super::NimSequence): a word-parallel bitset mex, and
+//! the sparse-space method (Berlekamp; Gangolli & Plambeck; Flammenkamp) once the data show a
+//! mask under which few heaps are "rare".
+//!
+//! For a mask `m`, give each heap `x` the key `popcount(g(x) & m) + d * x (mod 2)`, where `d` is 0
+//! (Flammenkamp's sparse space in the range) or 1 (in range and domain, for games whose splitting
+//! digits all remove counts of one parity). Parity is linear over XOR, so a split of `rest` tokens
+//! into heaps `a + b` has an option whose masked parity is `key(a) ^ key(b) ^ d * rest`. Most heaps
+//! share one key (they are *common*); the few others are *rare*. Splits into two common heaps (or
+//! two rare ones) therefore all land in one parity class, the *dense* class of heap `n`, and every
+//! option in the other, *sparse* class comes from a split leaving a rare heap. Those are found
+//! exactly in `O(#rare)` steps, giving `c`, the least sparse-class value that is not an option.
+//! The value of `n` is `c` unless some dense-class value below `c` is missing among the options;
+//! dense options are plentiful, so scanning the splits usually sees every dense value below `c`
+//! after a few hundred splits, which proves the answer. When it does not, the scan runs to the end
+//! and the least missing value is the answer, so the result is exact for every mask; the mask only
+//! decides the speed.
+
+use super::Grundy;
+use crate::games::octal::OctalGame;
+
+/// Heaps computed before the first choice of a mask, with the default method.
+pub(crate) const DEFAULT_REVIEW_FROM: usize = 1024;
+/// Splits of one heap above which the full scan is shared between two threads.
+const PARALLEL_SPLITS: usize = 1 << 15;
+/// Largest value bit-length for which a mask is searched (the search is `O(b 2^b)`).
+const MASK_SEARCH_BITS: u32 = 22;
+
+/// The moves of an octal game, by what they leave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Rules {
+    /// `k` such that a heap of exactly `k` may be removed whole.
+    pub take_all: Vec<usize>,
+    /// `k` such that `k` tokens may be removed leaving one non-empty heap.
+    pub take_some: Vec<usize>,
+    /// `k` such that `k` tokens may be removed leaving two non-empty heaps.
+    pub split2: Vec<usize>,
+    /// `k` such that `k` tokens may be removed leaving three non-empty heaps.
+    pub split3: Vec<usize>,
+}
+
+impl Rules {
+    pub fn new(game: &OctalGame) -> Self {
+        let mut rules = Rules {
+            take_all: Vec::new(),
+            take_some: Vec::new(),
+            split2: Vec::new(),
+            split3: Vec::new(),
+        };
+        for (k, &d) in game.digits().iter().enumerate() {
+            if k > 0 && d & 1 != 0 {
+                rules.take_all.push(k);
+            }
+            if k > 0 && d & 2 != 0 {
+                rules.take_some.push(k);
+            }
+            if d & 4 != 0 {
+                rules.split2.push(k);
+            }
+            if d & 8 != 0 {
+                rules.split3.push(k);
+            }
+        }
+        rules
+    }
+
+    /// The most heaps one move can leave (1, 2 or 3).
+    pub fn max_parts(&self) -> usize {
+        if !self.split3.is_empty() {
+            3
+        } else if !self.split2.is_empty() {
+            2
+        } else {
+            1
+        }
+    }
+}
+
+/// How [`NimSequence`](super::NimSequence) computes values. Every method gives the same values;
+/// they differ in speed only.
+///
+/// ```
+/// use xo_core::games::octal::OctalGame;
+/// use xo_core::solve::grundy::{Method, NimSequence};
+/// let mut fast = NimSequence::new(OctalGame::dot007());
+/// let mut bitset = NimSequence::with_method(OctalGame::dot007(), Method::Bitset);
+/// assert_eq!(fast.extend_to(3000), bitset.extend_to(3000));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// The sparse-space method where the data show it pays, the bitset mex elsewhere.
+    Auto,
+    /// The bitset mex over every option of every heap (word-parallel, both cores for big heaps).
+    Bitset,
+    /// The sparse-space method, choosing the mask from the data first after `review_from` heaps
+    /// and again each time the number of heaps doubles. With `force` the best mask is used even
+    /// when rare heaps are plentiful (for testing); otherwise only when they are few.
+    Sparse {
+        /// Heaps computed by the bitset mex before the first mask is chosen (at least 2).
+        review_from: usize,
+        /// Use the best mask even when it does not pay.
+        force: bool,
+    },
+}
+
+/// Work counters of a [`NimSequence`](super::NimSequence), for reports and benchmarks.
+///
+/// ```
+/// use xo_core::games::octal::OctalGame;
+/// use xo_core::solve::grundy::NimSequence;
+/// let mut seq = NimSequence::new(OctalGame::dot007());
+/// seq.extend_to(5000);
+/// let stats = seq.stats();
+/// assert_eq!(stats.sparse_heaps + stats.bitset_heaps, 5001);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EngineStats {
+    /// Heaps valued by the sparse-space method without a full scan.
+    pub sparse_heaps: u64,
+    /// Heaps valued by a full scan of their options.
+    pub bitset_heaps: u64,
+    /// Two-heap splits looked at in total.
+    pub splits_scanned: u64,
+}
+
+/// A sparse-space classification of heaps: heap `x` with value `v` has the key
+/// `popcount(v & mask) + (x if domain) (mod 2)`, and is *rare* when its key is not `common_key`.
+///
+/// ```
+/// use xo_core::solve::grundy::SparseMask;
+/// let m = SparseMask { mask: 0b11, domain: false, common_key: true };
+/// assert!(m.is_rare(7, 0b11)); // two masked bits: even
+/// assert!(!m.is_rare(7, 0b01));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SparseMask {
+    /// The bits of a value whose parity counts.
+    pub mask: Grundy,
+    /// Whether the heap's own parity counts too (sparse space in the domain).
+    pub domain: bool,
+    /// The key of common heaps.
+    pub common_key: bool,
+}
+
+impl SparseMask {
+    /// Whether heap `heap` of value `value` is rare.
+    pub fn is_rare(&self, heap: usize, value: Grundy) -> bool {
+        self.key(heap, value) != self.common_key
+    }
+
+    fn key(&self, heap: usize, value: Grundy) -> bool {
+        ((value & self.mask).count_ones() % 2 == 1) ^ (self.domain && heap % 2 == 1)
+    }
+}
+
+/// The incremental engine: values so far plus the sparse-space bookkeeping.
+#[derive(Debug, Clone)]
+pub(crate) struct Engine {
+    rules: Rules,
+    method: Method,
+    values: Vec<Grundy>,
+    /// Every value so far is below `1 << bits`; at least 6.
+    bits: u32,
+    /// The sparse-space classification in use.
+    sparse: Option<SparseMask>,
+    /// Heaps of at least one token that are rare under `sparse`, increasing.
+    rare: Vec<usize>,
+    /// Bit `v` set when `popcount(v & mask)` is odd, for `v < 1 << bits`.
+    odd: Vec<u64>,
+    /// Options seen for the heap being valued, as bits; covers `0..=1 << bits`.
+    seen: Vec<u64>,
+    /// Options seen in a full scan, one byte per value (stores without loads are faster).
+    bytes: Vec<u8>,
+    /// The second core's bytes in a parallel full scan.
+    bytes2: Vec<u8>,
+    /// The parity of every splitting move's count, if they share one (the domain may count).
+    split_parity: Option<usize>,
+    /// The heap count at which the mask is next reviewed.
+    next_review: usize,
+    stats: EngineStats,
+}
+
+impl Engine {
+    pub fn new(game: &OctalGame, method: Method) -> Self {
+        let rules = Rules::new(game);
+        let next_review = match method {
+            Method::Auto => DEFAULT_REVIEW_FROM,
+            Method::Bitset => usize::MAX,
+            Method::Sparse { review_from, .. } => review_from.max(2),
+        };
+        let next_review = if rules.split3.is_empty() && !rules.split2.is_empty() {
+            next_review
+        } else {
+            usize::MAX
+        };
+        let split_parity = split_parity(&rules);
+        let bits = 6;
+        Engine {
+            rules,
+            method,
+            values: Vec::new(),
+            bits,
+            sparse: None,
+            rare: Vec::new(),
+            odd: Vec::new(),
+            seen: vec![0; words_for(bits)],
+            bytes: Vec::new(),
+            bytes2: Vec::new(),
+            split_parity,
+            next_review,
+            stats: EngineStats::default(),
+        }
+    }
+
+    pub fn values(&self) -> &[Grundy] {
+        &self.values
+    }
+
+    pub fn into_values(self) -> Vec<Grundy> {
+        self.values
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn sparse(&self) -> Option<SparseMask> {
+        self.sparse
+    }
+
+    pub fn stats(&self) -> EngineStats {
+        self.stats
+    }
+
+    /// Computes heaps up to `upto` inclusive.
+    pub fn extend_to(&mut self, upto: usize) {
+        if self.values.len() <= upto {
+            self.values.reserve(upto + 1 - self.values.len());
+        }
+        while self.values.len() <= upto {
+            let n = self.values.len();
+            if n == self.next_review {
+                self.review_mask();
+                self.next_review = n.saturating_mul(2);
+            }
+            let v = self.value_of(n);
+            self.push(v);
+        }
+    }
+
+    fn push(&mut self, v: Grundy) {
+        let n = self.values.len();
+        self.values.push(v);
+        if v >> self.bits != 0 {
+            self.bits = 32 - v.leading_zeros();
+            self.seen = vec![0; words_for(self.bits)];
+            if let Some(s) = self.sparse {
+                self.odd = odd_words(s.mask, self.bits);
+            }
+        }
+        if let Some(s) = self.sparse {
+            if n > 0 && s.is_rare(n, v) {
+                self.rare.push(n);
+            }
+        }
+    }
+
+    /// Chooses the mask with the fewest rare heaps so far, keeping it only if it pays.
+    fn review_mask(&mut self) {
+        self.sparse = None;
+        self.rare.clear();
+        self.odd.clear();
+        let Some((s, rare)) = best_mask(&self.values, self.bits, self.split_parity) else {
+            return;
+        };
+        let force = matches!(self.method, Method::Sparse { force: true, .. });
+        // The sparse method costs about (rare heaps) per heap against (heap / 2) for a full scan.
+        if !force && rare * 8 > self.values.len() {
+            return;
+        }
+        self.sparse = Some(s);
+        self.odd = odd_words(s.mask, self.bits);
+        self.rare = (1..self.values.len()).filter(|&i| s.is_rare(i, self.values[i])).collect();
+    }
+
+    fn value_of(&mut self, n: usize) -> Grundy {
+        self.seen.fill(0);
+        let g = &self.values;
+        let seen = &mut self.seen;
+        for &k in &self.rules.take_all {
+            if n == k {
+                mark(seen, 0);
+            }
+        }
+        for &k in &self.rules.take_some {
+            if n > k {
+                mark(seen, g[n - k]);
+            }
+        }
+        for &k in &self.rules.split3 {
+            if n >= k + 3 {
+                let rest = n - k;
+                for a in 1..=rest / 3 {
+                    for b in a..=(rest - a) / 2 {
+                        mark(seen, g[a] ^ g[b] ^ g[rest - a - b]);
+                    }
+                }
+            }
+        }
+        match self.sparse {
+            Some(s) => self.sparse_value(n, s),
+            None => self.full_value(n),
+        }
+    }
+
+    /// Marks every two-heap split (plus what `seen` holds) and takes the mex.
+    fn full_value(&mut self, n: usize) -> Grundy {
+        self.stats.bitset_heaps += 1;
+        let size = 64 * self.seen.len();
+        self.bytes.clear();
+        self.bytes.resize(size, 0);
+        for (w, &s) in self.seen.iter().enumerate() {
+            let mut s = s;
+            while s != 0 {
+                self.bytes[64 * w + s.trailing_zeros() as usize] = 1;
+                s &= s - 1;
+            }
+        }
+        for &k in &self.rules.split2 {
+            if n >= k + 2 {
+                let rest = n - k;
+                let half = rest / 2;
+                self.stats.splits_scanned += half as u64;
+                let g = &self.values;
+                if half < PARALLEL_SPLITS {
+                    mark_bytes(&mut self.bytes, g, rest, 1, half + 1);
+                } else {
+                    let mid = 1 + half / 2;
+                    self.bytes2.clear();
+                    self.bytes2.resize(size, 0);
+                    let (b1, b2) = (&mut self.bytes, &mut self.bytes2);
+                    rayon::join(
+                        || mark_bytes(b1, g, rest, 1, mid),
+                        || mark_bytes(b2, g, rest, mid, half + 1),
+                    );
+                    for (x, y) in self.bytes.iter_mut().zip(&self.bytes2) {
+                        *x |= y;
+                    }
+                }
+            }
+        }
+        self.bytes.iter().position(|&b| b == 0).unwrap_or(size) as Grundy
+    }
+
+    fn sparse_value(&mut self, n: usize, s: SparseMask) -> Grundy {
+        let g = &self.values;
+        // Every split leaving a rare heap: all the sparse-class options are among these.
+        for &k in &self.rules.split2 {
+            if n >= k + 2 {
+                let rest = n - k;
+                for &r in &self.rare {
+                    if r >= rest {
+                        break;
+                    }
+                    mark(&mut self.seen, g[r] ^ g[rest - r]);
+                }
+            }
+        }
+        // Splits into two heaps of equal key have masked parity d * rest: the dense class. All
+        // splitting digits remove counts of one parity when d = 1, so the class is the same for all.
+        let dense_odd = s.domain && (n - self.rules.split2[0]) % 2 == 1;
+        let flip = if dense_odd { u64::MAX } else { 0 };
+        let below = 1usize << (self.bits - 6);
+        let candidate =
+            self.odd[..below].iter().zip(&self.seen).enumerate().find_map(|(w, (&odd, &seen))| {
+                let free = (odd ^ flip) & !seen;
+                (free != 0).then(|| (w * 64) as Grundy + free.trailing_zeros())
+            });
+        let Some(c) = candidate else {
+            // Every sparse-class value below 1 << bits is an option: only a full scan decides.
+            return self.full_value(n);
+        };
+        // Unseen values below c, all of the dense class.
+        let cw = (c / 64) as usize;
+        let mut missing: u32 = self.seen[..cw].iter().map(|w| (!w).count_ones()).sum();
+        missing += (!self.seen[cw] & ((1u64 << (c % 64)) - 1)).count_ones();
+        if missing == 0 {
+            self.stats.sparse_heaps += 1;
+            return c;
+        }
+        for &k in &self.rules.split2 {
+            if n < k + 2 {
+                continue;
+            }
+            let rest = n - k;
+            let half = rest / 2;
+            let lo = &g[1..=half];
+            let hi = &g[rest - half..rest];
+            for (i, (&x, &y)) in lo.iter().zip(hi.iter().rev()).enumerate() {
+                let v = x ^ y;
+                if v < c {
+                    let (w, bit) = ((v / 64) as usize, 1u64 << (v % 64));
+                    if self.seen[w] & bit == 0 {
+                        self.seen[w] |= bit;
+                        missing -= 1;
+                        if missing == 0 {
+                            self.stats.splits_scanned += i as u64 + 1;
+                            self.stats.sparse_heaps += 1;
+                            return c;
+                        }
+                    }
+                }
+            }
+            self.stats.splits_scanned += half as u64;
+        }
+        // Every option has been seen: the least value missing, of the dense class, below c.
+        self.stats.bitset_heaps += 1;
+        mex(&self.seen)
+    }
+}
+
+/// The classification under which the fewest heaps `1..values.len()` are rare, with that number
+/// of rare heaps; every value must be below `1 << bits`. `split_parity` is the parity of the counts
+/// removed by every splitting move, if they share one (the domain may count only then). `None`
+/// when there is no heap to classify or the values are too wide to search.
+pub(crate) fn best_mask(
+    values: &[Grundy],
+    bits: u32,
+    split_parity: Option<usize>,
+) -> Option<(SparseMask, usize)> {
+    if values.len() < 2 || bits > MASK_SEARCH_BITS {
+        return None;
+    }
+    let size = 1usize << bits;
+    let mut plain = vec![0i64; size];
+    let mut signed = vec![0i64; size];
+    for (x, &v) in values.iter().enumerate().skip(1) {
+        plain[v as usize] += 1;
+        signed[v as usize] += if x % 2 == 0 { 1 } else { -1 };
+    }
+    walsh_hadamard(&mut plain);
+    let total = (values.len() - 1) as i64;
+    // f[m] = sum over heaps of (-1)^key.
+    let mut best: Option<(SparseMask, i64)> = None;
+    let mut consider = |f: &[i64], domain: bool, common_key: bool| {
+        // A common heap's value should lie in the sparse class of its own heap: odd masked parity
+        // in the range, and key 1 ^ (k mod 2) with the domain. Key 1 counts -1 in f.
+        let sign = if common_key { 1 } else { -1 };
+        // Mask 0 without the domain classifies nothing: skip it.
+        for (m, &fm) in f.iter().enumerate().skip(usize::from(!domain)) {
+            let rare = (total + sign * fm) / 2;
+            if best.map_or(true, |(_, b)| rare < b) {
+                best = Some((SparseMask { mask: m as Grundy, domain, common_key }, rare));
+            }
+        }
+    };
+    consider(&plain, false, true);
+    if split_parity.is_some() {
+        walsh_hadamard(&mut signed);
+        consider(&signed, true, split_parity == Some(0));
+    }
+    best.map(|(s, rare)| (s, rare as usize))
+}
+
+/// The parity of the counts removed by every two-heap split, if they share one.
+pub(crate) fn split_parity(rules: &Rules) -> Option<usize> {
+    let first = rules.split2.first()? % 2;
+    rules.split2.iter().all(|&k| k % 2 == first).then_some(first)
+}
+
+/// In place: `f[m]` becomes the sum over `v` of `f[v] * (-1)^popcount(v & m)`.
+fn walsh_hadamard(f: &mut [i64]) {
+    let mut h = 1;
+    while h < f.len() {
+        for block in f.chunks_mut(2 * h) {
+            let (lo, hi) = block.split_at_mut(h);
+            for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+                let (a, b) = (*x, *y);
+                *x = a + b;
+                *y = a - b;
+            }
+        }
+        h *= 2;
+    }
+}
+
+/// Every value's bit length, at least 6 (one word of options).
+pub(crate) fn bits_for(values: &[Grundy]) -> u32 {
+    let max = values.iter().copied().max().unwrap_or(0);
+    (32 - max.leading_zeros()).max(6)
+}
+
+fn words_for(bits: u32) -> usize {
+    (1usize << bits) / 64 + 1
+}
+
+fn odd_words(m: Grundy, bits: u32) -> Vec<u64> {
+    let mut words = vec![0u64; words_for(bits)];
+    for v in 0..(1u32 << bits) {
+        if (v & m).count_ones() % 2 == 1 {
+            words[(v / 64) as usize] |= 1 << (v % 64);
+        }
+    }
+    words
+}
+
+#[inline]
+fn mark(seen: &mut [u64], v: Grundy) {
+    seen[(v / 64) as usize] |= 1 << (v % 64);
+}
+
+fn mex(seen: &[u64]) -> Grundy {
+    for (w, &s) in seen.iter().enumerate() {
+        if s != u64::MAX {
+            return (w * 64) as Grundy + (!s).trailing_zeros();
+        }
+    }
+    (seen.len() * 64) as Grundy
+}
+
+/// Marks the options of the splits `(a, rest - a)` for `a` in `from..to`, a byte per value.
+fn mark_bytes(bytes: &mut [u8], g: &[Grundy], rest: usize, from: usize, to: usize) {
+    let lo = &g[from..to];
+    let hi = &g[rest + 1 - to..=rest - from];
+    for (&x, &y) in lo.iter().zip(hi.iter().rev()) {
+        bytes[(x ^ y) as usize] = 1;
+    }
+}

@@ -1,0 +1,206 @@
+//! The Grundy engines against the plain mex loop, brute force and published facts.
+
+use proptest::prelude::*;
+use std::collections::HashMap;
+use xo_core::games::octal::OctalGame;
+use xo_core::solve::grundy::{
+    analyse_sum, find_period, nim_sequence, nim_sequence_plain, Method, NimSequence, Periodicity,
+    Summary,
+};
+use xo_core::Value;
+
+fn game(code: &str) -> OctalGame {
+    code.parse().unwrap()
+}
+
+fn period_of(code: &str, upto: usize) -> Option<Periodicity> {
+    let g = game(code);
+    find_period(&g, &nim_sequence(&g, upto))
+}
+
+#[test]
+fn published_periods() {
+    // Winning Ways; Guy and Smith; Flammenkamp's tables.
+    assert_eq!(period_of("0.77", 400), Some(Periodicity { period: 12, preperiod: 71 }));
+    assert_eq!(period_of("0.07", 400), Some(Periodicity { period: 34, preperiod: 53 }));
+    assert_eq!(period_of("0.137", 400), Some(Periodicity { period: 34, preperiod: 52 }));
+    assert_eq!(period_of("0.177", 2000), Some(Periodicity { period: 20, preperiod: 497 }));
+    // Nim itself (.3333...) and a subtraction game: period 1 and 3 from the start.
+    assert_eq!(period_of("0.3333", 50), Some(Periodicity { period: 5, preperiod: 0 }));
+    assert_eq!(period_of("0.33", 50), Some(Periodicity { period: 3, preperiod: 0 }));
+}
+
+#[test]
+fn periods_need_enough_data() {
+    // The Guy-Smith window for Kayles from 71 needs heaps up to 2*71 + 2*12 + 2 - 1 = 167.
+    assert_eq!(period_of("0.77", 166), None);
+    assert_eq!(period_of("0.77", 167), Some(Periodicity { period: 12, preperiod: 71 }));
+    // .007 has no period below 2^12.
+    assert_eq!(period_of("0.007", 4096), None);
+}
+
+#[test]
+fn dot007_facts() {
+    let g = nim_sequence(&OctalGame::dot007(), 15);
+    assert_eq!(g, vec![0, 0, 0, 1, 1, 1, 2, 2, 0, 3, 3, 1, 1, 1, 0, 4]);
+    let treblecross = game("treblecross");
+    assert_eq!(nim_sequence(&treblecross, 15), g);
+    // Its free runs are .11337 heaps of the run's length: the same values, shifted by two.
+    let runs = nim_sequence(&game("0.11337"), 2000);
+    let dot007 = nim_sequence(&OctalGame::dot007(), 2002);
+    assert_eq!(&runs[..], &dot007[2..]);
+}
+
+#[test]
+fn dot007_largest_value_below_2_pow_17() {
+    let g = nim_sequence(&OctalGame::dot007(), (1 << 17) - 1);
+    let s = Summary::of(&OctalGame::dot007(), &g);
+    assert_eq!((s.largest, s.largest_at), (1024, 109_362));
+}
+
+#[test]
+fn methods_agree_with_plain_on_named_games() {
+    for code in
+        ["0.77", "0.07", "0.137", "0.007", "4.07", "0.4", "0.6", "0.16", "0.51", "0.F", "0.8"]
+    {
+        let g = game(code);
+        let n = if g.digits().iter().any(|&d| d & 8 != 0) { 150 } else { 2500 };
+        let plain = nim_sequence_plain(&g, n);
+        for method in [
+            Method::Auto,
+            Method::Bitset,
+            Method::Sparse { review_from: 8, force: true },
+            Method::Sparse { review_from: 100, force: false },
+        ] {
+            let mut seq = NimSequence::with_method(g.clone(), method);
+            assert_eq!(seq.extend_to(n), &plain[..], "{code} {method:?}");
+        }
+    }
+}
+
+#[test]
+fn incremental_extension_matches_one_shot() {
+    let mut seq = NimSequence::new(OctalGame::dot007());
+    for upto in [0, 1, 5, 100, 1023, 1024, 1025, 3000, 2999, 5000] {
+        seq.extend_to(upto);
+    }
+    assert_eq!(seq.values(), &nim_sequence_plain(&OctalGame::dot007(), 5000)[..]);
+}
+
+fn code_strategy() -> impl Strategy<Value = String> {
+    (prop_oneof![Just(0u8), Just(4u8)], prop::collection::vec(0u8..8, 1..5)).prop_map(|(d0, ds)| {
+        let mut s = format!("{d0}.");
+        for d in ds {
+            s.push(char::from_digit(d as u32, 8).unwrap());
+        }
+        s
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_octal_codes_match_plain(code in code_strategy(), review in 4usize..200) {
+        let Ok(g) = code.parse::<OctalGame>() else { return Ok(()); };
+        let n = 1500;
+        let plain = nim_sequence_plain(&g, n);
+        let mut forced = NimSequence::with_method(g.clone(), Method::Sparse { review_from: review, force: true });
+        prop_assert_eq!(forced.extend_to(n), &plain[..]);
+        prop_assert_eq!(&nim_sequence(&g, n), &plain);
+        // A reported period holds on three times the data.
+        if let Some(p) = find_period(&g, &plain) {
+            let more = nim_sequence(&g, 3 * n);
+            for i in p.preperiod..=3 * n - p.period {
+                prop_assert_eq!(more[i], more[i + p.period]);
+            }
+            if p.preperiod > 0 {
+                prop_assert_ne!(more[p.preperiod - 1], more[p.preperiod - 1 + p.period]);
+            }
+        }
+    }
+
+    #[test]
+    fn random_hex_codes_match_plain(ds in prop::collection::vec(0u8..16, 1..4)) {
+        let code: String = std::iter::once("0.".to_string())
+            .chain(ds.iter().map(|d| format!("{d:X}")))
+            .collect();
+        let Ok(g) = code.parse::<OctalGame>() else { return Ok(()); };
+        let plain = nim_sequence_plain(&g, 120);
+        prop_assert_eq!(&nim_sequence(&g, 120), &plain);
+    }
+
+    #[test]
+    fn sums_match_brute_force(code in code_strategy(), heaps in prop::collection::vec(0usize..9, 0..4)) {
+        let Ok(g) = code.parse::<OctalGame>() else { return Ok(()); };
+        let mut seq = NimSequence::new(g.clone());
+        let a = analyse_sum(&mut seq, &heaps).unwrap();
+        let mut memo = HashMap::new();
+        prop_assert_eq!(a.value == Value::Win, wins(&g, sorted(heaps.clone()), &mut memo));
+        // Every move, by brute force: winning exactly when it leaves a lost position.
+        let mut expected = Vec::new();
+        for (i, &h) in heaps.iter().enumerate() {
+            for (k, leaves) in moves(&g, h) {
+                let mut next = heaps.clone();
+                next.remove(i);
+                next.extend(&leaves);
+                if !wins(&g, sorted(next), &mut memo) {
+                    expected.push((i, k, leaves));
+                }
+            }
+        }
+        let mut got: Vec<_> = a.winning_moves.iter().map(|m| (m.heap, m.removed, m.leaves.clone())).collect();
+        got.sort();
+        expected.sort();
+        prop_assert_eq!(got, expected);
+    }
+}
+
+fn sorted(mut v: Vec<usize>) -> Vec<usize> {
+    v.sort_unstable();
+    v
+}
+
+/// Every move from a heap of `h`: (tokens removed, heaps left, increasing).
+fn moves(g: &OctalGame, h: usize) -> Vec<(usize, Vec<usize>)> {
+    let mut out = Vec::new();
+    for (k, &d) in g.digits().iter().enumerate() {
+        if k > h {
+            break;
+        }
+        let rest = h - k;
+        if d & 1 != 0 && k > 0 && rest == 0 {
+            out.push((k, vec![]));
+        }
+        if d & 2 != 0 && k > 0 && rest > 0 {
+            out.push((k, vec![rest]));
+        }
+        if d & 4 != 0 {
+            for a in 1..=rest / 2 {
+                out.push((k, vec![a, rest - a]));
+            }
+        }
+    }
+    out
+}
+
+/// Whether the player to move wins the sum `heaps` (sorted), by plain game-tree search.
+fn wins(g: &OctalGame, heaps: Vec<usize>, memo: &mut HashMap<Vec<usize>, bool>) -> bool {
+    if let Some(&w) = memo.get(&heaps) {
+        return w;
+    }
+    let mut result = false;
+    'outer: for (i, &h) in heaps.iter().enumerate() {
+        for (_, leaves) in moves(g, h) {
+            let mut next = heaps.clone();
+            next.remove(i);
+            next.extend(leaves);
+            if !wins(g, sorted(next), memo) {
+                result = true;
+                break 'outer;
+            }
+        }
+    }
+    memo.insert(heaps, result);
+    result
+}
