@@ -3,3 +3,4 @@
 //! live in `xo-core`.
 
 pub mod batch;
+pub mod grundy;

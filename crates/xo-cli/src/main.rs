@@ -24,6 +24,8 @@ enum Command {
         #[arg(long)]
         example: bool,
     },
+    /// The nim-sequence of an octal game, its proven period and summary figures.
+    Grundy(xo_cli::grundy::GrundyArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -84,6 +86,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }?;
         }
+        Command::Grundy(args) => xo_cli::grundy::run(&args)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,73 @@
+//! End-to-end tests of `xo grundy`.
+
+use std::process::{Command, Output};
+
+fn xo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xo")).args(args).output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn kayles_text_reports_the_proven_period() {
+    let o = xo(&["grundy", "kayles", "--upto", "200"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.contains("nim-sequence of 0.77 for heaps 0..=200"), "{text}");
+    assert!(text.contains("     0:  0 1 2 3 1 4 3 2 1 4 2 6 4 1 2 7 1 4 3 2\n"), "{text}");
+    assert!(text.contains("period 12, preperiod 71"), "{text}");
+    assert!(text.contains("largest value 8 first at n = 27"), "{text}");
+}
+
+#[test]
+fn json_has_values_period_and_preperiod() {
+    let o = xo(&["grundy", "octal:0.07", "--upto", "300", "--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["period"], 34);
+    assert_eq!(v["preperiod"], 53);
+    assert_eq!(v["values"].as_array().unwrap().len(), 301);
+    assert_eq!(v["values"][52], 2);
+    let o = xo(&["grundy", "treblecross", "--upto", "15", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["game"], "0.007");
+    assert_eq!(v["values"], serde_json::json!([0, 0, 0, 1, 1, 1, 2, 2, 0, 3, 3, 1, 1, 1, 0, 4]));
+    assert_eq!(v["period"], serde_json::Value::Null);
+    assert_eq!(v["preperiod"], serde_json::Value::Null);
+}
+
+#[test]
+fn bad_input_exits_2_with_one_message() {
+    for args in [
+        &["grundy", "0.7q", "--upto", "5"][..],
+        &["grundy", "kayle", "--upto", "5"],
+        &["grundy", "1.7", "--upto", "5"],
+        &["grundy", "0.77", "--upto", "1000000000"],
+        &["grundy", "0.8", "--upto", "5000"],
+    ] {
+        let o = xo(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(err.starts_with("xo: error: ") && err.lines().count() == 1, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn plots_svg_and_png() {
+    let dir = std::env::temp_dir().join(format!("xo-grundy-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["plot.svg", "plot.png"] {
+        let path = dir.join(name);
+        let o = xo(&["grundy", "0.007", "--upto", "500", "--plot", path.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let bytes = std::fs::read(&path).unwrap();
+        if name.ends_with(".svg") {
+            assert!(String::from_utf8(bytes).unwrap().contains("<svg"));
+        } else {
+            assert_eq!(&bytes[1..4], b"PNG");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
