@@ -1,0 +1,76 @@
+//! Benchmark: the .007 (Treblecross) nim-sequence to n = 2^17 by xo's engine against a plain
+//! O(n^2) mex loop in C++ (benches/grundy_plain.cpp, compiled here with `g++ -O2`), checking that
+//! both give the same values and the published facts. `XO_GRUNDY_FAR=SECONDS` also reports how far
+//! .007 gets in that many seconds.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+use xo_core::games::octal::OctalGame;
+use xo_core::solve::grundy::{Grundy, Method, NimSequence};
+
+const N: usize = 1 << 17;
+
+fn time_engine(method: Method) -> (Vec<Grundy>, f64) {
+    let start = Instant::now();
+    let mut seq = NimSequence::with_method(OctalGame::dot007(), method);
+    seq.extend_to(N);
+    let secs = start.elapsed().as_secs_f64();
+    (seq.values().to_vec(), secs)
+}
+
+/// Compiles and runs the C++ baseline; `None` (with a note) when g++ is missing.
+fn cpp_baseline() -> Option<(Vec<Grundy>, f64)> {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/grundy_plain.cpp");
+    let exe = std::env::temp_dir().join(format!("xo-grundy-plain-{}", std::process::id()));
+    let built = Command::new("g++").args(["-O2", "-o"]).arg(&exe).arg(&src).status();
+    if !matches!(built, Ok(s) if s.success()) {
+        println!("note: g++ is not available; skipping the C++ baseline");
+        return None;
+    }
+    let out = Command::new(&exe).args(["0.007", &N.to_string()]).output().ok()?;
+    let _ = std::fs::remove_file(&exe);
+    assert!(out.status.success(), "the C++ baseline failed");
+    let values = String::from_utf8(out.stdout)
+        .ok()?
+        .lines()
+        .map(|l| l.parse().expect("a value per line"))
+        .collect();
+    let err = String::from_utf8(out.stderr).ok()?;
+    let secs = err.trim().strip_prefix("seconds ")?.parse().ok()?;
+    Some((values, secs))
+}
+
+fn main() {
+    println!(".007 nim-sequence for heaps 0..={N} (2 cores)");
+    let (auto, t_auto) = time_engine(Method::Auto);
+    // Published facts: the first values, and the largest value below 2^17 is 1024, first at 109362.
+    assert_eq!(&auto[..16], &[0, 0, 0, 1, 1, 1, 2, 2, 0, 3, 3, 1, 1, 1, 0, 4]);
+    let largest = auto[..N].iter().copied().max().unwrap_or(0);
+    assert_eq!(largest, 1024);
+    assert_eq!(auto.iter().position(|&v| v == largest), Some(109_362));
+    println!("  xo (auto)      {t_auto:8.3} s");
+    let (bitset, t_bitset) = time_engine(Method::Bitset);
+    assert_eq!(bitset, auto);
+    println!("  xo (bitset)    {t_bitset:8.3} s");
+    if let Some((cpp, t_cpp)) = cpp_baseline() {
+        assert_eq!(cpp, auto, "the C++ baseline disagrees");
+        println!("  C++ plain -O2  {t_cpp:8.3} s");
+        println!("  speed-up of xo over the C++ plain mex loop: {:.2}x", t_cpp / t_auto);
+    }
+    if let Some(secs) = std::env::var("XO_GRUNDY_FAR").ok().and_then(|s| s.parse::<u64>().ok()) {
+        let budget = Duration::from_secs(secs);
+        let start = Instant::now();
+        let mut seq = NimSequence::new(OctalGame::dot007());
+        let mut upto = 0;
+        while start.elapsed() < budget {
+            upto += 1 << 12;
+            seq.extend_to(upto);
+        }
+        println!(
+            "  .007 in {secs} s: heaps 0..={upto} ({:.1} s), largest value {}",
+            start.elapsed().as_secs_f64(),
+            seq.values().iter().max().unwrap_or(&0)
+        );
+    }
+}
