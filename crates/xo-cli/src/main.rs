@@ -4,7 +4,12 @@ use anyhow::Result;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{self, BufReader, BufWriter, Read};
 use std::process::ExitCode;
+use std::time::Duration;
 use xo_cli::batch::{self, BatchError, LolAnswerer, TreblecrossAnswerer, TttCountAnswerer};
+use xo_cli::game::{read_position, GameArg};
+use xo_cli::play::{play, Side};
+use xo_cli::solve::{render_text, solve, SolveOptions};
+use xo_core::solve::negamax::Limits;
 
 /// Plays noughts-and-crosses-like games perfectly.
 #[derive(Parser)]
@@ -16,6 +21,38 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Solve a position: its value, remoteness, and every move's value.
+    ///
+    /// GAME is a built-in name (tictactoe, mnk:M,N,K, connect:M,N,K, connect4, treblecross:N,
+    /// lol:N, sos:N), a TOML rules file, or an octal game (octal:0.77, kayles, dawson-kayles) whose
+    /// POSITION is a list of heap sizes such as "5 7 12".
+    Solve {
+        /// The game.
+        game: String,
+        /// The cells in reading order, '.' for empty (default: the empty board).
+        position: Option<String>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Report just the value (no remoteness, no moves), as fast as possible.
+        #[arg(long)]
+        value_only: bool,
+        #[command(flatten)]
+        budget: Budget,
+    },
+    /// Play against perfect play in the terminal (commands: a move, hint, undo, quit).
+    Play {
+        /// The game (a board of at most 64 cells).
+        game: String,
+        /// The starting position (default: the empty board).
+        position: Option<String>,
+        /// Your side: first (X) or second (O); asked for when omitted.
+        #[arg(long = "as", value_enum)]
+        side: Option<SideArg>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 256)]
+        table_mib: usize,
+    },
     /// Answer a classic judge problem file: standard input to standard output.
     Batch {
         /// Which problem's format.
@@ -26,6 +63,28 @@ enum Command {
     },
     /// The nim-sequence of an octal game, its proven period and summary figures.
     Grundy(xo_cli::grundy::GrundyArgs),
+}
+
+/// Bounds on a search; over them xo stops and reports the value as unknown.
+#[derive(clap::Args)]
+struct Budget {
+    /// Stop after visiting this many positions.
+    #[arg(long)]
+    max_nodes: Option<u64>,
+    /// Stop after this many seconds.
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 512)]
+    table_mib: usize,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SideArg {
+    /// Move first (X).
+    First,
+    /// Move second (O).
+    Second,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -72,6 +131,40 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
+        Command::Solve { game, position, json, value_only, budget } => {
+            let timeout = match budget.timeout {
+                Some(t) if !(t.is_finite() && t > 0.0) => {
+                    anyhow::bail!("--timeout must be a positive number of seconds, not {t}")
+                }
+                t => t.map(Duration::from_secs_f64),
+            };
+            if !(1..=1 << 16).contains(&budget.table_mib) {
+                anyhow::bail!("--table-mib must be between 1 and 65536");
+            }
+            let limits = Limits { max_nodes: budget.max_nodes, timeout };
+            let opts = SolveOptions { value_only, limits, table_mib: budget.table_mib };
+            let game = GameArg::parse(&game)?;
+            let report = solve(&game, position.as_deref(), opts)?;
+            if json {
+                println!("{}", serde_json::to_string(&report)?);
+            } else if let GameArg::Placement(rules) = &game {
+                let pos = read_position(rules, position.as_deref())?;
+                print!("{}", render_text(&report, Some(rules), Some(&pos)));
+            } else {
+                print!("{}", render_text(&report, None, None));
+            }
+        }
+        Command::Play { game, position, side, table_mib } => {
+            let GameArg::Placement(rules) = GameArg::parse(&game)? else {
+                anyhow::bail!("xo play takes a placement game, not an octal game");
+            };
+            let start = read_position(&rules, position.as_deref())?;
+            let side = side.map(|s| match s {
+                SideArg::First => Side::First,
+                SideArg::Second => Side::Second,
+            });
+            play(&rules, start, side, io::stdin().lock(), io::stdout().lock(), table_mib)?;
+        }
         Command::Batch { format, example } => {
             let stdin = io::stdin();
             let input: Box<dyn Read> =

@@ -129,7 +129,7 @@ impl MnkGame {
     /// assert!(!ttt.has_line(0b101_000_010));
     /// ```
     pub fn has_line(&self, marks: u64) -> bool {
-        self.lines.iter().any(|&l| marks & l == l)
+        self.lines.iter().any(|&l| l & !marks == 0)
     }
 
     /// The mask of every cell.

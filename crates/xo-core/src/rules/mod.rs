@@ -8,6 +8,7 @@
 //! sees it.
 
 mod builtin;
+mod file;
 mod naive;
 mod position;
 

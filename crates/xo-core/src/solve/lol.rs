@@ -15,9 +15,11 @@
 //!
 //! [`plain_value`] is the unpruned minimax the solver is tested against.
 
-use crate::games::lol::{is_live, is_threat, Cell, LolStrip};
+use crate::games::lol::{is_threat, Cell, LolStrip};
+use crate::solve::negamax::{Aborted, Limits};
 use crate::Value;
 use rustc_hash::FxHashMap;
+use std::time::Instant;
 
 /// A component in canonical form: the cells its live windows span, read in the smaller direction.
 type Component = Box<[Cell]>;
@@ -49,6 +51,19 @@ struct ComponentInfo {
     nim: u32,
     /// Whether some sequence of safe moves fills every cell.
     fillable: bool,
+    /// Whether every sequence of safe moves ends with every cell filled.
+    always_fills: bool,
+}
+
+/// Where one safe move in a component leads: the components it leaves (sorted), their nim-sum,
+/// whether all of them are fillable, and whether all always fill. Moves with the same result are
+/// stored once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Option_ {
+    children: Box<[ComponentId]>,
+    nim: u32,
+    fillable: bool,
+    always_fills: bool,
 }
 
 /// Index of an interned component.
@@ -69,8 +84,20 @@ pub struct LolSolver {
     /// Interned components: cells to id, and id to cells and what is known of them.
     ids: FxHashMap<Component, ComponentId>,
     components: Vec<(Component, Option<ComponentInfo>)>,
+    /// The distinct options of each component whose info is known, by id.
+    options: Vec<Box<[Option_]>>,
+    /// Per component id, the option that last settled a sum (tried first next time).
+    killers: Vec<u32>,
+    /// Reused buffers: reversed spans, window flags.
+    scratch: Vec<Cell>,
+    flags: Vec<bool>,
     /// Values of searched sums of fillable components, keyed by sorted component ids.
     sums: FxHashMap<Box<[ComponentId]>, Value>,
+    /// The budget of each query, the positions visited by the current one, and when it began.
+    limits: Limits,
+    nodes: u64,
+    started: Option<Instant>,
+    aborted: bool,
 }
 
 impl LolSolver {
@@ -88,10 +115,63 @@ impl LolSolver {
     pub fn clear(&mut self) {
         self.ids.clear();
         self.components.clear();
+        self.options.clear();
+        self.killers.clear();
         self.sums.clear();
     }
 
-    /// The value of `strip` for the player to move under perfect play.
+    /// Sets the budget of each following [`LolSolver::value_within`] query.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// Positions (components and sums) visited by the last query.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The value of `strip`, or [`Aborted`] when the budget runs out first. What was proven before
+    /// stopping stays in the tables; nothing unproven is stored.
+    ///
+    /// ```
+    /// use xo_core::games::lol::LolStrip;
+    /// use xo_core::solve::lol::LolSolver;
+    /// use xo_core::solve::negamax::Limits;
+    /// let mut solver = LolSolver::new();
+    /// solver.set_limits(Limits { max_nodes: Some(10), timeout: None });
+    /// assert!(solver.value_within(&LolStrip::empty(40).unwrap()).is_err());
+    /// ```
+    pub fn value_within(&mut self, strip: &LolStrip) -> Result<Value, Aborted> {
+        self.nodes = 0;
+        self.started = Some(Instant::now());
+        self.aborted = false;
+        let v = self.value(strip);
+        if self.aborted {
+            Err(Aborted { nodes: self.nodes })
+        } else {
+            Ok(v)
+        }
+    }
+
+    /// Counts a visited position and notes when the budget is spent.
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes % 1024 == 0 {
+            let late = match (self.limits.timeout, self.started) {
+                (Some(t), Some(start)) => start.elapsed() >= t,
+                _ => false,
+            };
+            if late || self.limits.max_nodes.is_some_and(|m| self.nodes >= m) {
+                self.aborted = true;
+            }
+        } else if self.limits.max_nodes.is_some_and(|m| self.nodes >= m) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// The value of `strip` for the player to move under perfect play, without a budget unless
+    /// one was set (then check [`LolSolver::value_within`] instead).
     pub fn value(&mut self, strip: &LolStrip) -> Value {
         if strip.has_lol() {
             return Value::Loss;
@@ -112,6 +192,35 @@ impl LolSolver {
     /// is Win or Draw, and a win must come from a move to a nim-sum of zero; with a zero nim-sum the
     /// value is Loss or Draw, and every move leads to a non-zero nim-sum.
     fn sum_value(&mut self, sum: &[ComponentId]) -> Value {
+        // Components that always end filled behave exactly like nim heaps of their nim-values
+        // (the Sprague-Grundy copying argument goes through, since they never decide whether the
+        // strip fills), so all of them merge into one heap of their nim-sum.
+        let (mut heap, mut merged, mut has_heap) = (0, 0, false);
+        for &c in sum {
+            let info = self.info(c);
+            if info.always_fills {
+                heap ^= info.nim;
+                merged += 1;
+                has_heap |= self.is_heap(c);
+            }
+        }
+        if self.aborted {
+            return Value::Draw;
+        }
+        let normal_form = merged == 0 || (merged == 1 && has_heap && heap != 0);
+        if !normal_form {
+            let mut reduced: Vec<ComponentId> = Vec::with_capacity(sum.len());
+            for &c in sum {
+                if !self.info(c).always_fills {
+                    reduced.push(c);
+                }
+            }
+            if heap != 0 {
+                reduced.push(self.heap_id(heap));
+            }
+            reduced.sort_unstable();
+            return self.sum_value(&reduced);
+        }
         if sum.is_empty() {
             return Value::Draw;
         }
@@ -122,46 +231,111 @@ impl LolSolver {
             nim ^= info.nim;
             all_fillable &= info.fillable;
         }
+        if self.aborted {
+            return Value::Draw;
+        }
         if !all_fillable {
             return if nim != 0 { Value::Win } else { Value::Loss };
         }
         if let Some(&v) = self.sums.get(sum) {
             return v;
         }
+        if self.tick() {
+            return Value::Draw;
+        }
         // The value reached if no move improves on it, and the child value that would improve.
         let (fallback, wanted) =
             if nim != 0 { (Value::Draw, Value::Loss) } else { (Value::Loss, Value::Draw) };
-        let mut best = fallback;
-        let mut children = Vec::new();
-        let mut next = Vec::new();
-        'search: for (i, &id) in sum.iter().enumerate() {
+        // Every child of a sum is the sum with one component replaced by one of its options. A
+        // child with an unfillable component is decided by its nim-sum: a loss for its mover when
+        // that is zero (only reachable from a non-zero sum), else a win (useless to the mover
+        // here, who has a zero sum and wants a draw).
+        let mut candidates: Vec<(usize, usize)> = Vec::new();
+        for (i, &id) in sum.iter().enumerate() {
             if i > 0 && sum[i - 1] == id {
                 continue;
             }
-            let comp = self.components[id as usize].0.clone();
             let rest_nim = nim ^ self.info(id).nim;
-            for (cell, letter) in safe_moves(&comp) {
-                let mut played = comp.to_vec();
-                played[cell] = letter;
-                children.clear();
-                self.decompose(&played, &mut children);
-                let child_nim = children.iter().fold(rest_nim, |acc, &c| acc ^ self.info(c).nim);
+            for (k, opt) in self.options[id as usize].iter().enumerate() {
+                let child_nim = rest_nim ^ opt.nim;
                 if nim != 0 && child_nim != 0 {
                     continue; // the opponent keeps at least a draw there
                 }
-                next.clear();
-                next.extend(sum.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &c)| c));
-                next.extend_from_slice(&children);
-                next.sort_unstable();
-                let child = next.clone();
-                if self.sum_value(&child) == wanted {
-                    best = -wanted;
-                    break 'search;
+                if !opt.fillable {
+                    if child_nim == 0 {
+                        self.sums.insert(sum.into(), Value::Win);
+                        return Value::Win;
+                    }
+                    continue;
                 }
+                candidates.push((i, k));
+            }
+        }
+        // Options that settled other sums first: a cheap, effective move ordering.
+        candidates.sort_by_key(|&(i, k)| self.killers[sum[i] as usize] != k as u32);
+        let mut best = fallback;
+        let mut next = Vec::with_capacity(sum.len() + 4);
+        for (i, k) in candidates {
+            let id = sum[i];
+            let opt = &self.options[id as usize][k];
+            next.clear();
+            next.extend(sum[..i].iter().chain(&sum[i + 1..]).copied());
+            next.extend_from_slice(&opt.children);
+            next.sort_unstable();
+            let child = std::mem::take(&mut next);
+            let v = self.sum_value(&child);
+            next = child;
+            if self.aborted {
+                return Value::Draw;
+            }
+            if v == wanted {
+                best = -wanted;
+                self.killers[id as usize] = k as u32;
+                break;
             }
         }
         self.sums.insert(sum.into(), best);
         best
+    }
+
+    /// Whether `id` is a synthetic nim heap (see [`LolSolver::heap_id`]).
+    fn is_heap(&self, id: ComponentId) -> bool {
+        self.components[id as usize].0.first() == Some(&Cell::O)
+    }
+
+    /// The id of a synthetic nim heap of size `h >= 1`: its options are the smaller heaps. Its key
+    /// is `h + 1` O's, a strip no real component can be (components start with L or an empty cell).
+    fn heap_id(&mut self, h: u32) -> ComponentId {
+        let key = vec![Cell::O; h as usize + 1];
+        if let Some(&id) = self.ids.get(key.as_slice()) {
+            return id;
+        }
+        let options: Vec<Option_> = (0..h)
+            .map(|smaller| Option_ {
+                children: if smaller == 0 {
+                    Box::default()
+                } else {
+                    Box::from([self.heap_id(smaller)])
+                },
+                nim: smaller,
+                fillable: true,
+                always_fills: true,
+            })
+            .collect();
+        let id = self.intern(&key);
+        let info = ComponentInfo { nim: h, fillable: true, always_fills: true };
+        self.components[id as usize].1 = Some(info);
+        self.store_options(id, options);
+        id
+    }
+
+    /// Records the options of a component whose info is known.
+    fn store_options(&mut self, id: ComponentId, options: Vec<Option_>) {
+        if self.options.len() <= id as usize {
+            self.options.resize(id as usize + 1, Box::default());
+            self.killers.resize(id as usize + 1, u32::MAX);
+        }
+        self.options[id as usize] = options.into();
     }
 
     /// The id of a canonical component, interning it on first sight.
@@ -175,29 +349,46 @@ impl LolSolver {
         id
     }
 
-    /// Nim-value and fillability of one component, memoised.
+    /// Nim-value and fillability of one component, memoised with its distinct options.
     fn info(&mut self, id: ComponentId) -> ComponentInfo {
         if let Some(info) = self.components[id as usize].1 {
             return info;
         }
+        let unknown = ComponentInfo { nim: 0, fillable: true, always_fills: false };
+        if self.tick() {
+            return unknown;
+        }
         let comp = self.components[id as usize].0.clone();
-        let mut reached = Vec::new();
-        let mut fillable = false;
+        let mut options: Vec<Option_> = Vec::new();
         let mut children = Vec::new();
+        let mut played = comp.to_vec();
         for (cell, letter) in safe_moves(&comp) {
-            let mut played = comp.to_vec();
             played[cell] = letter;
             children.clear();
             self.decompose(&played, &mut children);
-            let (mut nim, mut fill) = (0, true);
+            played[cell] = Cell::Empty;
+            children.sort_unstable();
+            if options.iter().any(|o| *o.children == *children) {
+                continue;
+            }
+            let (mut nim, mut fillable, mut always_fills) = (0, true, true);
             for &child in &children {
                 let info = self.info(child);
                 nim ^= info.nim;
-                fill &= info.fillable;
+                fillable &= info.fillable;
+                always_fills &= info.always_fills;
             }
-            reached.push(nim);
-            fillable |= fill;
+            if self.aborted {
+                return unknown;
+            }
+            options.push(Option_ {
+                children: children.as_slice().into(),
+                nim,
+                fillable,
+                always_fills,
+            });
         }
+        let mut reached: Vec<u32> = options.iter().map(|o| o.nim).collect();
         reached.sort_unstable();
         reached.dedup();
         let nim = reached
@@ -205,26 +396,74 @@ impl LolSolver {
             .enumerate()
             .find(|&(i, &v)| i as u32 != v)
             .map_or(reached.len(), |(i, _)| i) as u32;
-        let info = ComponentInfo { nim, fillable };
+        let info = ComponentInfo {
+            nim,
+            fillable: options.iter().any(|o| o.fillable),
+            always_fills: !options.is_empty() && options.iter().all(|o| o.always_fills),
+        };
         self.components[id as usize].1 = Some(info);
+        self.store_options(id, options);
         info
     }
 
     /// Splits a safe strip (or component) into interned canonical components, appended to `out`
     /// unsorted.
     fn decompose(&mut self, cells: &[Cell], out: &mut Vec<ComponentId>) {
-        let mut spans = Vec::new();
-        let lone = component_spans(cells, &mut spans);
-        for (start, end) in spans {
-            let span = &cells[start..end];
-            let reversed: Vec<Cell> = span.iter().rev().copied().collect();
-            let id =
-                if reversed.as_slice() < span { self.intern(&reversed) } else { self.intern(span) };
-            out.push(id);
+        let n = cells.len();
+        // Which windows are live and hold an empty cell: the only ones that link cells.
+        let mut linking = std::mem::take(&mut self.flags);
+        linking.clear();
+        linking.extend(cells.windows(3).map(|w| {
+            w[0] != Cell::O
+                && w[1] != Cell::L
+                && w[2] != Cell::O
+                && (w[0] == Cell::Empty || w[1] == Cell::Empty || w[2] == Cell::Empty)
+        }));
+        // The current chain of linked windows, as (first window, last window).
+        let mut chain: Option<(usize, usize)> = None;
+        for j in (0..linking.len()).filter(|&j| linking[j]) {
+            chain = match chain {
+                Some((first, last))
+                    if j <= last + 2 && cells[j..=last + 2].contains(&Cell::Empty) =>
+                {
+                    Some((first, j))
+                }
+                Some((first, last)) => {
+                    out.push(self.intern_canonical(&cells[first..last + 3]));
+                    Some((j, j))
+                }
+                None => Some((j, j)),
+            };
         }
+        if let Some((first, last)) = chain {
+            out.push(self.intern_canonical(&cells[first..last + 3]));
+        }
+        // Empty cells in no linking window: lone cells, each its own component.
+        let lone = (0..n)
+            .filter(|&i| {
+                cells[i] == Cell::Empty
+                    && !(i.saturating_sub(2)..=i).any(|j| linking.get(j).copied().unwrap_or(false))
+            })
+            .count();
+        self.flags = linking;
         if lone > 0 {
             let id = self.intern(&[Cell::Empty]);
             out.extend(std::iter::repeat_n(id, lone));
+        }
+    }
+
+    /// Interns a span read in the smaller of its two directions.
+    fn intern_canonical(&mut self, span: &[Cell]) -> ComponentId {
+        let reversed_smaller = span.iter().rev().lt(span.iter());
+        if reversed_smaller {
+            let mut reversed = std::mem::take(&mut self.scratch);
+            reversed.clear();
+            reversed.extend(span.iter().rev());
+            let id = self.intern(&reversed);
+            self.scratch = reversed;
+            id
+        } else {
+            self.intern(span)
         }
     }
 }
@@ -242,36 +481,4 @@ fn safe_moves(comp: &[Cell]) -> impl Iterator<Item = (usize, Cell)> + '_ {
                 !is_threat(&w)
             })
         })
-}
-
-/// Finds the components of a safe strip: pushes the span `(start, end)` of every chain of live
-/// windows linked by shared empty cells, and returns how many empty cells no live window reaches.
-fn component_spans(cells: &[Cell], spans: &mut Vec<(usize, usize)>) -> usize {
-    let n = cells.len();
-    let mut covered = vec![false; n];
-    // The current chain of linked live windows, as (first window, last window).
-    let mut chain: Option<(usize, usize)> = None;
-    for j in 0..n.saturating_sub(2) {
-        let w = &cells[j..j + 3];
-        if !is_live(w) || !w.contains(&Cell::Empty) {
-            continue;
-        }
-        for (k, &c) in w.iter().enumerate() {
-            covered[j + k] |= c == Cell::Empty;
-        }
-        chain = match chain {
-            Some((first, last)) if j <= last + 2 && cells[j..=last + 2].contains(&Cell::Empty) => {
-                Some((first, j))
-            }
-            Some((first, last)) => {
-                spans.push((first, last + 3));
-                Some((j, j))
-            }
-            None => Some((j, j)),
-        };
-    }
-    if let Some((first, last)) = chain {
-        spans.push((first, last + 3));
-    }
-    (0..n).filter(|&i| cells[i] == Cell::Empty && !covered[i]).count()
 }

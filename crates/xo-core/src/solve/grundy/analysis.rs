@@ -110,7 +110,7 @@ impl Summary {
         } else {
             best_mask(values, bits_for(values), split_parity(&rules)).map(|(m, _)| m)
         };
-        let rare = |x: usize| mask.map_or(true, |m| m.is_rare(x, values[x]));
+        let rare = |x: usize| mask.is_none_or(|m| m.is_rare(x, values[x]));
         let tail = values.len().saturating_sub(1);
         let rare_heaps = (1..values.len()).filter(|&x| rare(x)).count();
         let mut rare_values: Vec<Grundy> =

@@ -449,7 +449,7 @@ pub(crate) fn best_mask(
         // Mask 0 without the domain classifies nothing: skip it.
         for (m, &fm) in f.iter().enumerate().skip(usize::from(!domain)) {
             let rare = (total + sign * fm) / 2;
-            if best.map_or(true, |(_, b)| rare < b) {
+            if best.is_none_or(|(_, b)| rare < b) {
                 best = Some((SparseMask { mask: m as Grundy, domain, common_key }, rare));
             }
         }
