@@ -3,6 +3,7 @@
 //! here reads or writes; the rules and engines live in `xo-core`.
 
 pub mod batch;
+pub mod count;
 pub mod game;
 pub mod grundy;
 pub mod play;

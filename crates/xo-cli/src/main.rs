@@ -6,6 +6,7 @@ use std::io::{self, BufReader, BufWriter, Read};
 use std::process::ExitCode;
 use std::time::Duration;
 use xo_cli::batch::{self, BatchError, LolAnswerer, TreblecrossAnswerer, TttCountAnswerer};
+use xo_cli::count::{check, count, render_count};
 use xo_cli::game::{read_position, GameArg};
 use xo_cli::play::{play, Side};
 use xo_cli::solve::{render_text, solve, SolveOptions};
@@ -39,6 +40,32 @@ enum Command {
         value_only: bool,
         #[command(flatten)]
         budget: Budget,
+    },
+    /// Count the games continuing from a position by outcome, and the distinct positions.
+    Count {
+        /// The game (a board of at most 64 cells).
+        game: String,
+        /// The position counted from (default: the empty board).
+        position: Option<String>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Also split the games by their number of moves.
+        #[arg(long)]
+        by_length: bool,
+        /// The most positions held at one depth (bounds memory).
+        #[arg(long, default_value_t = 50_000_000)]
+        max_positions: usize,
+    },
+    /// Check whether a position can arise in a legal game (exit 0 yes, 1 no, 2 bad input).
+    Check {
+        /// The game (a board of at most 64 cells).
+        game: String,
+        /// The position.
+        position: String,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Play against perfect play in the terminal (commands: a move, hint, undo, quit).
     Play {
@@ -129,6 +156,16 @@ fn main() -> ExitCode {
     }
 }
 
+/// A game argument that must be a placement game.
+fn placement(name: &str) -> Result<xo_core::rules::Rules> {
+    match GameArg::parse(name)? {
+        GameArg::Placement(rules) => Ok(rules),
+        GameArg::Octal(_) => {
+            anyhow::bail!("{name} is an octal game; this command takes a placement game")
+        }
+    }
+}
+
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Solve { game, position, json, value_only, budget } => {
@@ -152,6 +189,29 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 print!("{}", render_text(&report, Some(rules), Some(&pos)));
             } else {
                 print!("{}", render_text(&report, None, None));
+            }
+        }
+        Command::Count { game, position, json, by_length, max_positions } => {
+            let rules = placement(&game)?;
+            let report = count(&rules, position.as_deref(), by_length, max_positions)?;
+            if json {
+                println!("{}", serde_json::to_string(&report)?);
+            } else {
+                print!("{}", render_count(&report, &rules));
+            }
+        }
+        Command::Check { game, position, json } => {
+            let rules = placement(&game)?;
+            let report = check(&rules, &position)?;
+            if json {
+                println!("{}", serde_json::to_string(&report)?);
+            } else if let Some(reason) = &report.reason {
+                println!("unreachable: {reason}");
+            } else {
+                println!("reachable");
+            }
+            if !report.reachable {
+                return Ok(ExitCode::from(1));
             }
         }
         Command::Play { game, position, side, table_mib } => {

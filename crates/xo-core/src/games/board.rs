@@ -5,7 +5,7 @@
 //! board's symmetries (reflections and rotations; only the mirror under gravity) become byte
 //! lookup tables for canonical keys.
 
-use crate::game::Game;
+use crate::game::{Game, Retrograde};
 use crate::rules::{Marks, Position, Rules};
 use crate::Value;
 
@@ -378,6 +378,47 @@ impl Board {
         best
     }
 
+    /// The position's images under every symmetry of the board, the identity first, always in the
+    /// same order.
+    ///
+    /// ```
+    /// use xo_core::games::board::{Board, BoardPosition};
+    /// use xo_core::rules::parse_game;
+    /// let board = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
+    /// let corner = BoardPosition { a: 1, b: 0 };
+    /// let images = board.images(&corner);
+    /// assert_eq!(images.len(), 8);
+    /// assert_eq!(images[0], corner);
+    /// ```
+    pub fn images(&self, pos: &BoardPosition) -> Vec<BoardPosition> {
+        let mut out = Vec::with_capacity(self.symmetries.len() + 1);
+        out.push(*pos);
+        for sym in &self.symmetries {
+            let map = |m: u64| {
+                sym.iter()
+                    .enumerate()
+                    .fold(0u64, |acc, (byte, t)| acc | t[(m >> (8 * byte) & 0xff) as usize])
+            };
+            out.push(BoardPosition { a: map(pos.a), b: map(pos.b) });
+        }
+        out
+    }
+
+    /// The position under symmetry number `sym` (0 is the identity; see [`Board::images`]).
+    pub fn image(&self, pos: &BoardPosition, sym: usize) -> BoardPosition {
+        if sym == 0 {
+            return *pos;
+        }
+        let table = &self.symmetries[sym - 1];
+        let map = |m: u64| {
+            table
+                .iter()
+                .enumerate()
+                .fold(0u64, |acc, (byte, t)| acc | t[(m >> (8 * byte) & 0xff) as usize])
+        };
+        BoardPosition { a: map(pos.a), b: map(pos.b) }
+    }
+
     /// Whether the position is finished, and its value for the player to move if so.
     pub fn outcome(&self, pos: &BoardPosition) -> Option<Value> {
         if self.has_pattern(pos) {
@@ -440,5 +481,44 @@ impl Game for Board {
 
     fn plies(&self, pos: &BoardPosition) -> u32 {
         pos.plies()
+    }
+}
+
+impl Retrograde for Board {
+    /// Takes back one mark of the player who moved last: with own marks that player's mark, with
+    /// shared or same marks any mark; under gravity only the top mark of a column, and only where
+    /// it could have been played (on a filled cell or the bottom row).
+    fn unmoves(&self, pos: &BoardPosition, out: &mut Vec<BoardPosition>) {
+        let plies = pos.plies();
+        if plies == 0 {
+            return;
+        }
+        let removable = match self.rules.marks {
+            Marks::Own => {
+                let (x, o) = (pos.a.count_ones(), pos.b.count_ones());
+                if x == o + 1 {
+                    pos.a
+                } else if x == o {
+                    pos.b
+                } else {
+                    return;
+                }
+            }
+            _ => pos.filled(),
+        };
+        let w = self.rules.width;
+        let mut cells = removable;
+        while cells != 0 {
+            let cell = cells.trailing_zeros();
+            cells &= cells - 1;
+            let bit = 1u64 << cell;
+            if self.rules.gravity && cell >= w && pos.filled() >> (cell - w) & 1 == 1 {
+                continue; // a mark sits on top of it
+            }
+            let before = BoardPosition { a: pos.a & !bit, b: pos.b & !bit };
+            if self.playable(&before) & bit != 0 {
+                out.push(before);
+            }
+        }
     }
 }

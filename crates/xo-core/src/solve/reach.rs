@@ -22,12 +22,15 @@ use std::collections::HashMap;
 pub struct Reachability<'g, G: Retrograde> {
     game: &'g G,
     memo: HashMap<G::Position, bool>,
+    /// Positions remembered at most; past it the search gives up (answering "not reachable",
+    /// which callers must then disregard).
+    max_memo: usize,
 }
 
 impl<'g, G: Retrograde> Reachability<'g, G> {
     /// A checker with an empty memo.
     pub fn new(game: &'g G) -> Self {
-        Reachability { game, memo: HashMap::new() }
+        Reachability { game, memo: HashMap::new(), max_memo: usize::MAX }
     }
 
     /// Whether `pos` occurs in some legal game from the start.
@@ -38,6 +41,9 @@ impl<'g, G: Retrograde> Reachability<'g, G> {
         if let Some(&r) = self.memo.get(pos) {
             return r;
         }
+        if self.memo.len() >= self.max_memo {
+            return false;
+        }
         let mut preds = Vec::new();
         self.game.unmoves(pos, &mut preds);
         let reachable =
@@ -45,4 +51,119 @@ impl<'g, G: Retrograde> Reachability<'g, G> {
         self.memo.insert(pos.clone(), reachable);
         reachable
     }
+}
+
+/// Why a position cannot arise in a legal game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unreachable {
+    /// O has more marks than X.
+    #[error("too many O's: O has {o} marks and X {x}, but X moves first")]
+    TooManyO {
+        /// X's on the board.
+        x: usize,
+        /// O's on the board.
+        o: usize,
+    },
+    /// X has two or more marks more than O.
+    #[error("too many X's: X has {x} marks and O {o}, but players alternate")]
+    TooManyX {
+        /// X's on the board.
+        x: usize,
+        /// O's on the board.
+        o: usize,
+    },
+    /// A mark over an empty cell under gravity.
+    #[error("the mark at cell {cell} floats over an empty cell")]
+    Floating {
+        /// 1-based cell.
+        cell: usize,
+    },
+    /// Both players have a line.
+    #[error("both players have a line; the game stops at the first")]
+    BothWon,
+    /// The winner's opponent moved after the win.
+    #[error("{winner} has a line but {mover} moved after it")]
+    MovedAfterWin {
+        /// Who has the line.
+        winner: char,
+        /// Who moved afterwards.
+        mover: char,
+    },
+    /// No sequence of legal moves leads there.
+    #[error("no legal game reaches it: every way back passes through a finished position")]
+    NoPath,
+}
+
+/// Whether a position of `rules` can arise from the empty board, with the reason when it cannot.
+/// Simple reasons (counts, floating marks, lines) are named first; the rest is decided by the
+/// retrograde search, which visits at most `max_nodes` positions (`Err` past that).
+///
+/// ```
+/// use xo_core::rules::{parse_game, Setup};
+/// use xo_core::solve::reach::{check_position, Unreachable};
+/// let ttt = parse_game("tictactoe").unwrap();
+/// let check = |t: &str| check_position(&ttt, &Setup::parse(&ttt, t).unwrap(), 1 << 20).unwrap();
+/// assert_eq!(check("XO......."), None);
+/// assert_eq!(check("OO.X....."), Some(Unreachable::TooManyO { x: 1, o: 2 }));
+/// assert_eq!(check("XXXOO.O.."), Some(Unreachable::MovedAfterWin { winner: 'X', mover: 'O' }));
+/// ```
+pub fn check_position(
+    rules: &crate::rules::Rules,
+    setup: &crate::rules::Setup,
+    max_nodes: usize,
+) -> Result<Option<Unreachable>, crate::solve::negamax::Aborted> {
+    use crate::games::board::{Board, BoardPosition};
+    use crate::rules::Marks;
+    let cells = &setup.cells;
+    if rules.marks == Marks::Own {
+        let x = cells.iter().filter(|&&c| c == 1).count();
+        let o = cells.iter().filter(|&&c| c == 2).count();
+        if o > x {
+            return Ok(Some(Unreachable::TooManyO { x, o }));
+        }
+        if x > o + 1 {
+            return Ok(Some(Unreachable::TooManyX { x, o }));
+        }
+    }
+    if rules.gravity {
+        let w = rules.width as usize;
+        if let Some(i) =
+            (0..cells.len()).find(|&i| cells[i] != 0 && i + w < cells.len() && cells[i + w] == 0)
+        {
+            return Ok(Some(Unreachable::Floating { cell: i + 1 }));
+        }
+    }
+    if rules.marks == Marks::Own {
+        let (x_line, o_line) = (rules.has_pattern_of(cells, 1), rules.has_pattern_of(cells, 2));
+        let x_moved_last =
+            cells.iter().filter(|&&c| c == 1).count() > cells.iter().filter(|&&c| c == 2).count();
+        match (x_line, o_line) {
+            (true, true) => return Ok(Some(Unreachable::BothWon)),
+            (true, false) if !x_moved_last => {
+                return Ok(Some(Unreachable::MovedAfterWin { winner: 'X', mover: 'O' }))
+            }
+            (false, true) if x_moved_last => {
+                return Ok(Some(Unreachable::MovedAfterWin { winner: 'O', mover: 'X' }))
+            }
+            _ => {}
+        }
+    }
+    let Ok(board) = Board::new(rules) else {
+        return Err(crate::solve::negamax::Aborted { nodes: 0 });
+    };
+    let mut pos = BoardPosition::default();
+    for (i, &c) in cells.iter().enumerate() {
+        match c {
+            1 => pos.a |= 1 << i,
+            2 => pos.b |= 1 << i,
+            _ => {}
+        }
+    }
+    let mut reach = Reachability::new(&board);
+    reach.max_memo = max_nodes;
+    let reachable = reach.is_reachable(&pos);
+    if !reachable && reach.memo.len() >= max_nodes {
+        return Err(crate::solve::negamax::Aborted { nodes: reach.memo.len() as u64 });
+    }
+    Ok((!reachable).then_some(Unreachable::NoPath))
 }
