@@ -14,6 +14,7 @@ use crate::solve::count::GameCounts;
 use crate::Value;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
+use std::hash::BuildHasher;
 
 /// Everything `xo count` reports.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -63,50 +64,68 @@ pub fn census(
     mut progress: impl FnMut(u32, usize),
 ) -> Result<Census, CensusError> {
     let images = board.images(start);
-    let stabiliser: Vec<usize> = (0..images.len()).filter(|&s| images[s] == *start).collect();
-    let canonical = |p: &BoardPosition| -> BoardPosition {
-        stabiliser.iter().map(|&s| board.image(p, s)).min().expect("the identity fixes everything")
-    };
-    let orbit = |p: &BoardPosition| -> u128 {
-        let mut seen: Vec<BoardPosition> = stabiliser.iter().map(|&s| board.image(p, s)).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        seen.len() as u128
-    };
+    let group: Vec<usize> = (0..images.len()).filter(|&s| images[s] == *start).collect();
     let cells = board.cells();
     let mut result =
         Census { by_length: vec![GameCounts::default(); cells + 1], ..Census::default() };
-    let mut layer: FxHashMap<BoardPosition, u128> = FxHashMap::default();
-    layer.insert(canonical(start), 1);
+    // Where each symmetry of the group sends each cell, so a child's images are its parent's
+    // images plus one bit each.
+    let cell_images: Vec<Vec<u64>> = group
+        .iter()
+        .map(|&s| {
+            (0..cells).map(|c| board.image(&BoardPosition { a: 1 << c, b: 0 }, s).a).collect()
+        })
+        .collect();
+    let mut layer: Vec<(BoardPosition, u128)> = vec![(canonical(board, &group, start), 1)];
     let mut depth = start.plies();
     while !layer.is_empty() {
         if layer.len() > max_layer {
             return Err(CensusError::TooManyPositions { depth, limit: max_layer });
         }
-        let entries: Vec<(BoardPosition, u128)> = layer.drain().collect();
-        let (finished, next) = entries
-            .par_chunks(4096)
-            .map(|chunk| expand(board, chunk, &canonical, &orbit))
-            .try_reduce(
-                || (Tally::default(), FxHashMap::default()),
-                |(t1, m1), (t2, m2)| {
-                    let tally = t1.merge(&t2).ok_or(CensusError::Overflow)?;
-                    Ok((tally, merge_maps(m1, m2)?))
-                },
-            )?;
+        // Expand in parallel; children go to shards by hash, so each shard is merged once.
+        let chunk = layer.len().div_ceil(4 * rayon::current_num_threads()).max(1024);
+        let expanded: Vec<(Tally, Vec<Vec<(BoardPosition, u128)>>)> = layer
+            .par_chunks(chunk)
+            .map(|part| expand(board, &group, &cell_images, part))
+            .collect::<Result<_, _>>()?;
+        let mut finished = Tally::default();
+        for (t, _) in &expanded {
+            finished = finished.merge(t).ok_or(CensusError::Overflow)?;
+        }
+        let shards: Vec<Vec<(BoardPosition, u128)>> = (0..SHARDS)
+            .into_par_iter()
+            .map(|shard| {
+                let mut merged: FxHashMap<BoardPosition, u128> = FxHashMap::default();
+                for (_, parts) in &expanded {
+                    for &(pos, paths) in &parts[shard] {
+                        let e = merged.entry(pos).or_insert(0);
+                        *e = e.checked_add(paths).ok_or(CensusError::Overflow)?;
+                    }
+                }
+                Ok(merged.into_iter().collect())
+            })
+            .collect::<Result<_, CensusError>>()?;
         result.positions =
             result.positions.checked_add(finished.positions).ok_or(CensusError::Overflow)?;
         let at = &mut result.by_length[depth as usize];
         *at = add_counts(*at, finished.games)?;
         result.games = add_counts(result.games, finished.games)?;
-        progress(depth, entries.len());
-        layer = next;
+        progress(depth, layer.len());
+        layer = shards.concat();
         depth += 1;
     }
     Ok(result)
 }
 
-/// What one chunk of a depth contributes: finished games and positions seen.
+/// Children are spread over this many shards by hash.
+const SHARDS: usize = 64;
+
+/// The smallest image of `pos` under the symmetries in `group`.
+fn canonical(board: &Board, group: &[usize], pos: &BoardPosition) -> BoardPosition {
+    group.iter().map(|&s| board.image(pos, s)).min().unwrap_or(*pos)
+}
+
+/// What one part of a depth contributes: finished games and positions seen.
 #[derive(Debug, Clone, Copy, Default)]
 struct Tally {
     games: GameCounts,
@@ -130,18 +149,24 @@ fn add_counts(a: GameCounts, b: GameCounts) -> Result<GameCounts, CensusError> {
     })
 }
 
-/// Expands one chunk of a depth: tallies finished positions, carries path counts to children.
+/// Expands one part of a depth: tallies finished positions (and the size of every position's
+/// class, by the orbit-stabiliser theorem), and sends path counts to children, by shard.
+#[allow(clippy::type_complexity)]
 fn expand(
     board: &Board,
-    chunk: &[(BoardPosition, u128)],
-    canonical: &(impl Fn(&BoardPosition) -> BoardPosition + Sync),
-    orbit: &(impl Fn(&BoardPosition) -> u128 + Sync),
-) -> Result<(Tally, FxHashMap<BoardPosition, u128>), CensusError> {
+    group: &[usize],
+    cell_images: &[Vec<u64>],
+    part: &[(BoardPosition, u128)],
+) -> Result<(Tally, Vec<Vec<(BoardPosition, u128)>>), CensusError> {
     let mut tally = Tally::default();
-    let mut next: FxHashMap<BoardPosition, u128> = FxHashMap::default();
-    let mut moves = Vec::new();
-    for &(pos, paths) in chunk {
-        tally.positions += orbit(&pos);
+    let mut shards: Vec<Vec<(BoardPosition, u128)>> = vec![Vec::new(); SHARDS];
+    let hasher = rustc_hash::FxBuildHasher;
+    let mut images: Vec<BoardPosition> = Vec::with_capacity(group.len());
+    for &(pos, paths) in part {
+        images.clear();
+        images.extend(group.iter().map(|&s| board.image(&pos, s)));
+        let fixed = images.iter().filter(|&&i| i == pos).count();
+        tally.positions += (group.len() / fixed) as u128;
         if let Some(value) = board.outcome(&pos) {
             let mover_is_first = pos.plies() % 2 == 0;
             let slot = match value {
@@ -153,31 +178,34 @@ fn expand(
             *slot = slot.checked_add(paths).ok_or(CensusError::Overflow)?;
             continue;
         }
-        moves.clear();
-        board.moves_ordered(&pos, &mut moves);
-        for &mv in &moves {
-            let child = canonical(&board.play(&pos, mv));
-            let e = next.entry(child).or_insert(0);
-            *e = e.checked_add(paths).ok_or(CensusError::Overflow)?;
+        let marks = board.marks_to_move(&pos);
+        let mut playable = board.playable(&pos);
+        while playable != 0 {
+            let cell = playable.trailing_zeros() as u8;
+            playable &= playable - 1;
+            for mark in [1u8, 2] {
+                if marks >> (mark - 1) & 1 == 1 {
+                    let child = images
+                        .iter()
+                        .zip(cell_images)
+                        .map(|(img, map)| {
+                            let bit = map[cell as usize];
+                            if mark == 1 {
+                                BoardPosition { a: img.a | bit, b: img.b }
+                            } else {
+                                BoardPosition { a: img.a, b: img.b | bit }
+                            }
+                        })
+                        .min()
+                        .unwrap_or(pos);
+                    let shard = (hasher.hash_one(child) >> 58) as usize % SHARDS;
+                    shards[shard].push((child, paths));
+                }
+            }
         }
     }
-    Ok((tally, next))
+    Ok((tally, shards))
 }
-
-fn merge_maps(
-    mut a: FxHashMap<BoardPosition, u128>,
-    mut b: FxHashMap<BoardPosition, u128>,
-) -> Result<FxHashMap<BoardPosition, u128>, CensusError> {
-    if a.len() < b.len() {
-        std::mem::swap(&mut a, &mut b);
-    }
-    for (k, v) in b {
-        let e = a.entry(k).or_insert(0);
-        *e = e.checked_add(v).ok_or(CensusError::Overflow)?;
-    }
-    Ok(a)
-}
-
 /// Plain enumeration: walks every game from `pos` one move at a time, no memo, no symmetry.
 /// Exponential; the reference the census is tested against.
 ///
