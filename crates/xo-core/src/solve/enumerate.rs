@@ -84,7 +84,7 @@ pub fn census(
         }
         // Expand in parallel; children go to shards by hash, so each shard is merged once.
         let chunk = layer.len().div_ceil(4 * rayon::current_num_threads()).max(1024);
-        let expanded: Vec<(Tally, Vec<Vec<(BoardPosition, u128)>>)> = layer
+        let expanded: Vec<(Tally, Shards)> = layer
             .par_chunks(chunk)
             .map(|part| expand(board, &group, &cell_images, part))
             .collect::<Result<_, _>>()?;
@@ -120,6 +120,9 @@ pub fn census(
 /// Children are spread over this many shards by hash.
 const SHARDS: usize = 64;
 
+/// Children with their path counts, one list per shard.
+type Shards = Vec<Vec<(BoardPosition, u128)>>;
+
 /// The smallest image of `pos` under the symmetries in `group`.
 fn canonical(board: &Board, group: &[usize], pos: &BoardPosition) -> BoardPosition {
     group.iter().map(|&s| board.image(pos, s)).min().unwrap_or(*pos)
@@ -151,15 +154,14 @@ fn add_counts(a: GameCounts, b: GameCounts) -> Result<GameCounts, CensusError> {
 
 /// Expands one part of a depth: tallies finished positions (and the size of every position's
 /// class, by the orbit-stabiliser theorem), and sends path counts to children, by shard.
-#[allow(clippy::type_complexity)]
 fn expand(
     board: &Board,
     group: &[usize],
     cell_images: &[Vec<u64>],
     part: &[(BoardPosition, u128)],
-) -> Result<(Tally, Vec<Vec<(BoardPosition, u128)>>), CensusError> {
+) -> Result<(Tally, Shards), CensusError> {
     let mut tally = Tally::default();
-    let mut shards: Vec<Vec<(BoardPosition, u128)>> = vec![Vec::new(); SHARDS];
+    let mut shards: Shards = vec![Vec::new(); SHARDS];
     let hasher = rustc_hash::FxBuildHasher;
     let mut images: Vec<BoardPosition> = Vec::with_capacity(group.len());
     for &(pos, paths) in part {
