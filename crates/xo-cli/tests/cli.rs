@@ -1,0 +1,249 @@
+//! End-to-end tests of `xo solve`, `xo count`, `xo check` and `xo play`, and agreement between the
+//! batch formats and the general commands.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn xo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xo")).args(args).output().expect("xo runs")
+}
+
+fn xo_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xo"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xo runs");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
+    child.wait_with_output().expect("xo finishes")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = xo(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// Exit status 2, one line on stderr mentioning `needle`, no panic.
+fn bad_input(args: &[&str], needle: &str) {
+    let out = xo(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err:?} should mention {needle:?}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one message, got {err:?}");
+}
+
+#[test]
+fn solve_reports_value_remoteness_and_moves() {
+    let j = json(&["solve", "tictactoe", "--json"]);
+    assert_eq!(j["value"], "draw");
+    assert_eq!(j["remoteness"], 9);
+    assert_eq!(j["moves"].as_array().unwrap().len(), 9);
+
+    let j = json(&["solve", "tictactoe", "XX.OO....", "--json"]);
+    assert_eq!((j["value"].as_str(), j["remoteness"].as_u64()), (Some("win"), Some(1)));
+    let moves = j["moves"].as_array().unwrap();
+    let win: Vec<_> = moves.iter().filter(|m| m["value"] == "win").collect();
+    assert_eq!(win.len(), 1);
+    assert_eq!((win[0]["move"].as_str(), win[0]["remoteness"].as_u64()), (Some("3"), Some(1)));
+
+    let j = json(&["solve", "mnk:4,4,4", "--value-only", "--json"]);
+    assert_eq!(j["value"], "draw");
+    assert!(j.get("remoteness").is_none() && j.get("moves").is_none());
+
+    let j = json(&["solve", "lol:5", "L.L..", "--json"]);
+    assert_eq!(j["value"], "win");
+    assert!(j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["move"] == "2O" && m["value"] == "win"));
+
+    let text = String::from_utf8(xo(&["solve", "connect:4,4,3"]).stdout).unwrap();
+    assert!(text.contains("value:") && text.contains("move"), "{text}");
+}
+
+#[test]
+fn solve_handles_long_strips_and_heaps() {
+    assert_eq!(json(&["solve", "lol:20", "--value-only", "--json"])["value"], "loss");
+    assert_eq!(json(&["solve", "lol:21", "--value-only", "--json"])["value"], "win");
+    let strip = format!("{}X{}", ".".repeat(100), ".".repeat(99));
+    let j = json(&["solve", "treblecross:200", &strip, "--json"]);
+    assert!(j["value"] == "win" || j["value"] == "loss");
+    assert_eq!(j["moves"].as_array().unwrap().len(), 199);
+
+    let j = json(&["solve", "kayles", "5 7 12", "--json"]);
+    assert_eq!((j["nim_sum"].as_u64(), j["value"].as_str()), (Some(2), Some("win")));
+    assert!(!j["winning_moves"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn solve_stops_at_its_budget() {
+    let j = json(&["solve", "connect4", "--max-nodes", "20000", "--json"]);
+    assert_eq!(j["value"], "unknown");
+    assert!(j["note"].as_str().unwrap().contains("budget"));
+    let j = json(&["solve", "lol:60", "--value-only", "--timeout", "0.2", "--json"]);
+    assert_eq!(j["value"], "unknown");
+}
+
+#[test]
+fn solve_reads_rules_files() {
+    let dir = std::env::temp_dir().join(format!("xo-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("sos.toml");
+    std::fs::write(
+        &path,
+        "name = \"sos7\"\nwidth = 7\nmarks = \"shared\"\nalphabet = \"SO\"\nword = \"SOS\"\n",
+    )
+    .unwrap();
+    let via_file = json(&["solve", path.to_str().unwrap(), "--json"]);
+    let builtin = json(&["solve", "sos:7", "--json"]);
+    assert_eq!(via_file["value"], builtin["value"]);
+    assert_eq!(via_file["moves"], builtin["moves"]);
+    std::fs::write(&path, "width = 7\nmarks = \"shared\"\n").unwrap();
+    bad_input(&["solve", path.to_str().unwrap()], "alphabet");
+}
+
+#[test]
+fn bad_input_is_named_with_exit_status_2() {
+    bad_input(&["solve", "chess"], "unknown game");
+    bad_input(&["solve", "mnk:3,3"], "3 numbers");
+    bad_input(&["solve", "tictactoe", "XXXX"], "expected 9 cells");
+    bad_input(&["solve", "tictactoe", "XX?......"], "cell 3");
+    bad_input(&["solve", "tictactoe", "OO......."], "X moves first");
+    bad_input(&["solve", "connect:3,2,3", "X....."], "floats");
+    bad_input(&["solve", "mnk:9,9,5"], "at most 64");
+    bad_input(&["solve", "tictactoe", "--timeout=-1"], "--timeout");
+    bad_input(&["solve", "tictactoe", "--timeout", "nan"], "--timeout");
+    bad_input(&["solve", "kayles", "5 x"], "\"x\"");
+    bad_input(&["count", "mnk:4,4,4", "--max-positions", "10"], "more than 10 positions");
+    bad_input(&["check", "tictactoe", "XO"], "expected 9 cells");
+    bad_input(&["play", "kayles"], "octal game");
+}
+
+#[test]
+fn count_reports_games_positions_and_lengths() {
+    let j = json(&["count", "tictactoe", "--json", "--by-length"]);
+    assert_eq!(j["first_player_wins"], 131184);
+    assert_eq!(j["second_player_wins"], 77904);
+    assert_eq!(j["draws"], 46080);
+    assert_eq!(j["games"], 255168);
+    assert_eq!(j["positions"], 5478);
+    let lengths: Vec<(u64, u64)> = j["by_length"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["moves"].as_u64().unwrap(), l["games"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(lengths, vec![(5, 1440), (6, 5328), (7, 47952), (8, 72576), (9, 127872)]);
+    // A finished position is one game.
+    let j = json(&["count", "tictactoe", "XXXOO....", "--json"]);
+    assert_eq!((j["games"].as_u64(), j["first_player_wins"].as_u64()), (Some(1), Some(1)));
+}
+
+#[test]
+fn check_exits_0_1_or_2_with_reasons() {
+    let ok = xo(&["check", "tictactoe", "XO......."]);
+    assert_eq!(ok.status.code(), Some(0));
+    for (pos, reason) in [
+        ("OO.X.....", "too many O's"),
+        ("XXX......", "too many X's"),
+        ("XXXOOO...", "both players"),
+        ("XXXOO.O..", "X has a line but O moved after it"),
+    ] {
+        let out = xo(&["check", "tictactoe", pos]);
+        assert_eq!(out.status.code(), Some(1), "{pos}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains(reason), "{pos}");
+    }
+    let out = xo(&["check", "lol:7", "LOL.LOL", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["reachable"], false);
+    let out = xo(&["check", "connect:3,3,3", "X........"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("floats"));
+}
+
+/// The batch formats and the general commands give the same answers.
+#[test]
+fn batch_modes_agree_with_solve_and_count() {
+    // LOL strips of 6 cells: batch value vs solve (negamax) and solve --value-only (components).
+    let strips = ["******", "L****L", "*O**L*", "LO****", "**L*O*", "L*O*L*", "O****O"];
+    let input = format!("{}\n{}\n", strips.len(), strips.join("\n"));
+    let out = xo_stdin(&["batch", "lol"], &input);
+    let answers: Vec<String> =
+        String::from_utf8(out.stdout).unwrap().lines().map(String::from).collect();
+    for (strip, answer) in strips.iter().zip(&answers) {
+        let full = json(&["solve", "lol:6", strip, "--json"]);
+        let fast = json(&["solve", "lol:6", strip, "--json", "--value-only"]);
+        let want = match answer.as_str() {
+            "1" => "win",
+            "0" => "draw",
+            _ => "loss",
+        };
+        assert_eq!(
+            (full["value"].as_str(), fast["value"].as_str()),
+            (Some(want), Some(want)),
+            "{strip}"
+        );
+    }
+    // Treblecross: batch winning moves vs solve (negamax on 12 cells).
+    for strip in ["............", "X...........", "....X....X..", ".X.........."] {
+        let out = xo_stdin(&["batch", "treblecross"], &format!("1\n{strip}\n"));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let mut lines = text.lines();
+        let winning = lines.next().unwrap() == "WINNING";
+        let cells: Vec<String> =
+            lines.next().unwrap_or("").split_whitespace().map(String::from).collect();
+        let j = json(&["solve", "treblecross:12", strip, "--json"]);
+        assert_eq!(j["value"] == "win", winning, "{strip}");
+        let solve_wins: Vec<String> = j["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["value"] == "win")
+            .map(|m| m["move"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(solve_wins, cells, "{strip}");
+    }
+    // ttt-count vs count.
+    for grid in ["XX..O....", "X...OX...", "OOOX.X.X."] {
+        let out = xo_stdin(&["batch", "ttt-count"], &format!("1\n{grid}\n"));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let j = json(&["count", "tictactoe", grid, "--json"]);
+        assert_eq!(text.trim(), format!("{} {}", j["first_player_wins"], j["second_player_wins"]));
+    }
+}
+
+#[test]
+fn play_takes_moves_hints_undo_and_ends_cleanly() {
+    let out = xo_stdin(&["play", "tictactoe", "--as", "first"], "undo\nhint\nfoo\n5\n");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Nothing to undo"), "{text}");
+    assert!(text.contains("hint: "), "{text}");
+    assert!(text.contains("\"foo\" is not a legal move"), "{text}");
+    assert!(text.contains("xo plays"), "{text}");
+
+    let out = xo_stdin(&["play", "tictactoe", "XX.OO....", "--as", "first"], "3\n");
+    assert!(String::from_utf8(out.stdout).unwrap().contains("You win!"));
+
+    // Perfect play never loses: whatever X does, O at least draws.
+    let out = xo_stdin(&["play", "tictactoe", "--as", "first"], "1\n2\n3\n4\n6\n7\n8\n9\n5\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("You win"), "{text}");
+
+    let out = xo_stdin(&["play", "tictactoe"], "second\n");
+    assert!(String::from_utf8(out.stdout).unwrap().contains("xo plays"));
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for sub in ["solve", "play", "count", "check", "batch", "grundy"] {
+        let out = xo(&[sub, "--help"]);
+        assert!(out.status.success(), "{sub} --help");
+    }
+}
