@@ -1,12 +1,20 @@
 //! Benchmark: the .007 (Treblecross) nim-sequence to n = 2^17 by xo's engine against a plain
 //! O(n^2) mex loop in C++ (benches/grundy_plain.cpp, compiled here with `g++ -O2`), checking that
-//! both give the same values and the published facts. `XO_GRUNDY_FAR=SECONDS` also reports how far
-//! .007 gets in that many seconds.
+//! both give the same values and the published facts. Environment switches:
+//!
+//! - `XO_GRUNDY_FAR=SECONDS`: also report how far .007 gets in that many seconds.
+//! - `XO_GRUNDY_TREBLECROSS=CELLS`: also time the analysis of three Treblecross strips of `CELLS`
+//!   cells (what `xo batch treblecross` does) with one shared nim-sequence, checking that a listed
+//!   winning move leaves a lost strip.
+//! - `XO_GRUNDY_PROBE=N,P`: instead of the comparison, compute .007 to `N` (P = 0: bitset,
+//!   1: auto, else candidate testing with a prefix of P) and print the time and work counters
+//!   (then the Treblecross part if asked).
 
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 use xo_core::games::octal::OctalGame;
+use xo_core::games::treblecross::TreblecrossStrip;
 use xo_core::solve::grundy::{Grundy, Method, NimSequence};
 
 const N: usize = 1 << 17;
@@ -42,6 +50,23 @@ fn cpp_baseline() -> Option<(Vec<Grundy>, f64)> {
 }
 
 fn main() {
+    if let Ok(p) = std::env::var("XO_GRUNDY_PROBE") {
+        let mut parts = p.split(',').map(|x| x.parse::<usize>().expect("XO_GRUNDY_PROBE=N,P"));
+        let (n, prefix) = (parts.next().unwrap_or(N), parts.next().unwrap_or(1));
+        let method = match prefix {
+            0 => Method::Bitset,
+            1 => Method::Auto,
+            p => Method::Candidates { prefix: p },
+        };
+        let start = Instant::now();
+        let mut seq = NimSequence::with_method(OctalGame::dot007(), method);
+        seq.extend_to(n);
+        println!("{:.3} s {:?}", start.elapsed().as_secs_f64(), seq.stats());
+        if let Some(cells) = treblecross_cells() {
+            treblecross(cells);
+        }
+        return;
+    }
     println!(".007 nim-sequence for heaps 0..={N} (2 cores)");
     let (auto, t_auto) = time_engine(Method::Auto);
     // Published facts: the first values, and the largest value below 2^17 is 1024, first at 109362.
@@ -49,14 +74,15 @@ fn main() {
     let largest = auto[..N].iter().copied().max().unwrap_or(0);
     assert_eq!(largest, 1024);
     assert_eq!(auto.iter().position(|&v| v == largest), Some(109_362));
-    println!("  xo (auto)      {t_auto:8.3} s");
+    println!("  xo (auto: candidate testing)  {t_auto:8.3} s");
     let (bitset, t_bitset) = time_engine(Method::Bitset);
     assert_eq!(bitset, auto);
-    println!("  xo (bitset)    {t_bitset:8.3} s");
+    println!("  xo (bitset mex)               {t_bitset:8.3} s");
     if let Some((cpp, t_cpp)) = cpp_baseline() {
         assert_eq!(cpp, auto, "the C++ baseline disagrees");
-        println!("  C++ plain -O2  {t_cpp:8.3} s");
-        println!("  speed-up of xo over the C++ plain mex loop: {:.2}x", t_cpp / t_auto);
+        println!("  C++ plain -O2                 {t_cpp:8.3} s");
+        println!("  speed-up of xo (auto) over the C++ plain mex loop:   {:.2}x", t_cpp / t_auto);
+        println!("  speed-up of xo (bitset) over the C++ plain mex loop: {:.2}x", t_cpp / t_bitset);
     }
     if let Some(secs) = std::env::var("XO_GRUNDY_FAR").ok().and_then(|s| s.parse::<u64>().ok()) {
         let budget = Duration::from_secs(secs);
@@ -73,4 +99,44 @@ fn main() {
             seq.values().iter().max().unwrap_or(&0)
         );
     }
+    if let Some(cells) = treblecross_cells() {
+        treblecross(cells);
+    }
+}
+
+fn treblecross_cells() -> Option<usize> {
+    std::env::var("XO_GRUNDY_TREBLECROSS").ok().and_then(|s| s.parse().ok())
+}
+
+/// Three strips of `cells` cells, analysed in turn with one shared .007 sequence, as
+/// `xo batch treblecross` does; each listed winning move must leave a lost strip.
+fn treblecross(cells: usize) {
+    println!("Treblecross: three strips of {cells} cells, one shared nim-sequence");
+    let mut seq = NimSequence::new(OctalGame::dot007());
+    let total = Instant::now();
+    // An empty strip, one with an X a third of the way in, and one with a few scattered X's.
+    let mut strips = vec![vec![b'.'; cells]; 3];
+    strips[1][cells / 3] = b'X';
+    for i in 1..=5 {
+        strips[2][i * cells / 7 + i] = b'X';
+    }
+    for (i, text) in strips.iter().enumerate() {
+        let strip = TreblecrossStrip::parse(text).expect("a valid strip");
+        let start = Instant::now();
+        let a = strip.analyse(&mut seq);
+        println!(
+            "  strip {}: {:8.3} s ({} winning moves; sequence now to {})",
+            i + 1,
+            start.elapsed().as_secs_f64(),
+            a.winning_moves.len(),
+            seq.values().len() - 1
+        );
+        if let Some(&m) = a.winning_moves.first() {
+            let mut after = text.clone();
+            after[m] = b'X';
+            let next = TreblecrossStrip::parse(&after).expect("a valid strip").analyse(&mut seq);
+            assert!(!next.winning, "strip {}: the winning move {m} leaves a won strip", i + 1);
+        }
+    }
+    println!("  total {:8.3} s", total.elapsed().as_secs_f64());
 }

@@ -71,11 +71,28 @@ fn methods_agree_with_plain_on_named_games() {
             Method::Bitset,
             Method::Sparse { review_from: 8, force: true },
             Method::Sparse { review_from: 100, force: false },
+            Method::Candidates { prefix: 1 },
+            Method::Candidates { prefix: 7 },
+            Method::Candidates { prefix: 300 },
         ] {
             let mut seq = NimSequence::with_method(g.clone(), method);
             assert_eq!(seq.extend_to(n), &plain[..], "{code} {method:?}");
         }
     }
+}
+
+#[test]
+fn candidate_testing_on_two_threads_matches_bitset() {
+    // From 2^15 heaps on, candidate testing values two heaps at a time on two threads.
+    let n = (1 << 15) + 300;
+    let mut tested =
+        NimSequence::with_method(OctalGame::dot007(), Method::Candidates { prefix: 64 });
+    let mut bitset = NimSequence::with_method(OctalGame::dot007(), Method::Bitset);
+    tested.extend_to(n);
+    assert_eq!(tested.values(), bitset.extend_to(n));
+    let stats = tested.stats();
+    assert_eq!(stats.candidate_heaps, n as u64 + 1);
+    assert!(stats.candidates_rejected > 0);
 }
 
 #[test]
@@ -107,6 +124,9 @@ proptest! {
         let plain = nim_sequence_plain(&g, n);
         let mut forced = NimSequence::with_method(g.clone(), Method::Sparse { review_from: review, force: true });
         prop_assert_eq!(forced.extend_to(n), &plain[..]);
+        // Candidate testing from a prefix short enough that most values are decided by the scan.
+        let mut tested = NimSequence::with_method(g.clone(), Method::Candidates { prefix: review / 8 + 1 });
+        prop_assert_eq!(tested.extend_to(n), &plain[..]);
         prop_assert_eq!(&nim_sequence(&g, n), &plain);
         // A reported period holds on three times the data.
         if let Some(p) = find_period(&g, &plain) {

@@ -5,7 +5,8 @@
 //! value of a heap of n depends on smaller heaps only, so the nim-sequence is built left to right.
 //!
 //! - [`nim_sequence_plain`]: the definition, quadratic; the reference for tests.
-//! - [`NimSequence`]: the fast incremental engine (bitset mex plus the sparse-space method).
+//! - [`NimSequence`]: the fast incremental engine (candidate testing or a bitset mex, plus the
+//!   sparse-space method).
 //! - [`find_period`]: periods proven by the Guy-Smith periodicity theorem.
 //! - [`Summary`]: largest value and the rare/common split of a sequence.
 //! - [`analyse_sum`]: the nim-sum of several heaps and every winning move.
@@ -13,6 +14,7 @@
 mod analysis;
 mod engine;
 mod plain;
+mod scan;
 mod sum;
 
 pub use analysis::{find_period, Periodicity, Summary};
@@ -140,7 +142,7 @@ impl NimSequence {
     /// use xo_core::solve::grundy::NimSequence;
     /// let mut seq = NimSequence::new("0.77".parse::<OctalGame>().unwrap());
     /// seq.extend_to(100);
-    /// assert_eq!(seq.stats().bitset_heaps, 101);
+    /// assert_eq!(seq.stats().candidate_heaps, 101);
     /// ```
     pub fn stats(&self) -> EngineStats {
         self.engine.stats()
