@@ -1,0 +1,219 @@
+//! Candidate testing: the value of a heap without scattering every two-heap split.
+//!
+//! The value of heap `n` is the least value that is not an option. Scattering every split's XOR
+//! into a table costs a random store per split and does not vectorise. Instead a short prefix of
+//! the splits is scattered, which gives a *candidate*: the least value not seen so far. Whether the
+//! candidate is an option at all is then decided by a branch-free scan "does any split have
+//! `g(a) ^ g(rest - a) == x`", a chunk of splits at a time, which the compiler vectorises. A chunk
+//! holding the candidate is scattered too, and the next unseen value becomes the candidate; the
+//! scan carries on round the splits (wrapping to the start) until a whole round has passed without
+//! meeting the candidate. Every split not scattered has then been compared with it, so it is the
+//! least value that is not an option: the result is exact.
+//!
+//! Both operands are read forward from contiguous memory: next to the values (as `u16`) the engine
+//! keeps a mirrored copy `rev[i] = g(cap - 1 - i)`, so `g(rest - a)` for increasing `a` is the
+//! forward slice of `rev` from `cap - 1 - rest + a`.
+
+use super::engine::Rules;
+use super::Grundy;
+
+/// Splits scattered before the candidate scan starts, at least; by default an eighth of the heap.
+/// The values missing from a short prefix are many for .007, and each costs a scan to find.
+pub(crate) const MIN_PREFIX: usize = 512;
+/// Splits compared with the candidates between two checks for a hit; a chunk holding one is
+/// scattered.
+const CHUNK: usize = 512;
+/// Candidates tested at once. One is fastest: with more, the compiler's vector code for the scan
+/// slows down more than the extra candidates save.
+const K: usize = 1;
+/// Values at or above this bound switch candidate testing off (the scan works on `u16`, and the
+/// XOR of two values below `2^15` and the least value missing among them fit there).
+pub(crate) const VALUE_BOUND: Grundy = 1 << 15;
+
+/// The values as `u16`, forward and mirrored.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Mirror {
+    fwd: Vec<u16>,
+    /// `rev[i] = fwd[rev.len() - 1 - i]` for every `i` below `fwd.len()`; its length (the
+    /// capacity) is at least `fwd.len()`, and is doubled (and rebuilt) when outgrown.
+    rev: Vec<u16>,
+}
+
+impl Mirror {
+    /// Appends a value below [`VALUE_BOUND`].
+    pub fn push(&mut self, v: Grundy) {
+        let n = self.fwd.len();
+        self.fwd.push(v as u16);
+        if n < self.rev.len() {
+            let cap = self.rev.len();
+            self.rev[cap - 1 - n] = v as u16;
+        } else {
+            self.rebuild();
+        }
+    }
+
+    fn rebuild(&mut self) {
+        let cap = (2 * self.fwd.len()).next_power_of_two().max(1024);
+        self.rev = vec![0; cap];
+        for (r, &v) in self.rev[cap - self.fwd.len()..].iter_mut().rev().zip(&self.fwd) {
+            *r = v;
+        }
+    }
+
+    /// `(g(a), g(rest - a))` for `a` in `from..to`, both as forward slices; `1 <= from <= to`,
+    /// `rest - from < len` and `to <= rest + 1`.
+    #[inline]
+    fn pairs(&self, rest: usize, from: usize, to: usize) -> (&[u16], &[u16]) {
+        // rev[cap - 1 - (rest - a)] = g(rest - a), increasing with a.
+        let start = self.rev.len() + from - 1 - rest;
+        (&self.fwd[from..to], &self.rev[start..start + (to - from)])
+    }
+}
+
+/// A stretch of splits `(a, rest - a)` for `a` in `from..to`.
+#[derive(Debug, Clone, Copy)]
+struct Stretch {
+    rest: usize,
+    from: usize,
+    to: usize,
+}
+
+/// Work counters of one heap.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ScanStats {
+    /// Splits compared with a candidate (or scattered).
+    pub splits: u64,
+    /// Candidates found to be options (each cost a scan up to the hit).
+    pub rejected: u64,
+}
+
+/// The value of heap `n = m.len()` (or of a later heap `n` that needs no value at or above
+/// `m.len()`), testing candidates after scattering `prefix` splits per splitting move. Every value
+/// so far must be below `1 << bits` (at most 2^15); `seen` is a scratch table. The rules must not
+/// split into three heaps.
+pub(crate) fn heap_value(
+    m: &Mirror,
+    rules: &Rules,
+    n: usize,
+    bits: u32,
+    prefix: usize,
+    seen: &mut Vec<u8>,
+    stats: &mut ScanStats,
+) -> Grundy {
+    debug_assert!(rules.split3.is_empty());
+    let g = &m.fwd;
+    // Options are XORs of two values below 2^bits, or single values: all below 2^bits.
+    debug_assert!(bits <= 15);
+    seen.clear();
+    seen.resize((1 << bits) + K, 0);
+    for &k in &rules.take_all {
+        if n == k {
+            seen[0] = 1;
+        }
+    }
+    for &k in &rules.take_some {
+        if n > k {
+            seen[g[n - k] as usize] = 1;
+        }
+    }
+    let mut stretches: Vec<Stretch> = Vec::with_capacity(rules.split2.len());
+    for &k in &rules.split2 {
+        if n < k + 2 {
+            continue;
+        }
+        let rest = n - k;
+        let half = rest / 2;
+        let p = half.min(prefix.max(1));
+        let (lo, hi) = m.pairs(rest, 1, p + 1);
+        for (&x, &y) in lo.iter().zip(hi) {
+            seen[(x ^ y) as usize] = 1;
+        }
+        stats.splits += p as u64;
+        if p < half {
+            stretches.push(Stretch { rest, from: p + 1, to: half + 1 });
+        }
+    }
+    let total: usize = stretches.iter().map(|s| s.to - s.from).sum();
+    if total == 0 {
+        let x = seen.iter().position(|&s| s == 0).unwrap_or(seen.len());
+        return x as Grundy;
+    }
+    // The K least unseen values, increasing, and how many splits in a row (ending where the scan
+    // stands) each is known to be absent from.
+    let mut cand = [0u16; K];
+    let mut clean = [0usize; K];
+    let mut next = 0u16;
+    for c in &mut cand {
+        next = next_unseen(seen, next);
+        *c = next;
+        next += 1;
+    }
+    let (mut si, mut pos) = (0, stretches[0].from);
+    loop {
+        let s = stretches[si];
+        let end = (pos + CHUNK).min(s.to);
+        let len = end - pos;
+        let (lo, hi) = m.pairs(s.rest, pos, end);
+        stats.splits += len as u64;
+        let hit = hits(lo, hi, &cand);
+        if hit.iter().any(|&h| h) {
+            // The whole chunk is scattered: finding the next candidates by scanning costs more.
+            for (&p, &q) in lo.iter().zip(hi) {
+                seen[(p ^ q) as usize] = 1;
+            }
+            let mut j = 0;
+            for k in 0..K {
+                if hit[k] {
+                    stats.rejected += 1;
+                    seen[cand[k] as usize] = 1;
+                } else if seen[cand[k] as usize] == 0 {
+                    cand[j] = cand[k];
+                    clean[j] = clean[k] + len;
+                    j += 1;
+                }
+            }
+            for k in j..K {
+                next = next_unseen(seen, next);
+                cand[k] = next;
+                next += 1;
+                clean[k] = len;
+            }
+        } else {
+            for c in &mut clean {
+                *c += len;
+            }
+        }
+        if clean[0] >= total {
+            return Grundy::from(cand[0]);
+        }
+        pos = end;
+        if pos == s.to {
+            si = (si + 1) % stretches.len();
+            pos = stretches[si].from;
+        }
+    }
+}
+
+/// The least value from `from` on that is not seen.
+#[inline]
+fn next_unseen(seen: &[u8], from: u16) -> u16 {
+    let mut x = from;
+    while seen[x as usize] != 0 {
+        x += 1;
+    }
+    x
+}
+
+/// For each candidate, whether some `i` has `lo[i] ^ hi[i]` equal to it; branch-free, so it
+/// vectorises.
+#[inline]
+fn hits(lo: &[u16], hi: &[u16], cand: &[u16; K]) -> [bool; K] {
+    let mut acc = [0u16; K];
+    for (&p, &q) in lo.iter().zip(hi) {
+        let v = p ^ q;
+        for k in 0..K {
+            acc[k] |= u16::from(v == cand[k]);
+        }
+    }
+    acc.map(|a| a != 0)
+}
