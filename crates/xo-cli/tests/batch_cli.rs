@@ -430,6 +430,46 @@ fn ttt_count_every_grid_against_plain_enumeration() {
     assert_ok(&batch("ttt-count", &input), &want, "all 3^9 grids");
 }
 
+#[test]
+fn ttt_count_many_lines_with_mixed_endings_across_read_chunks() {
+    // Far more than one 256 KiB read, with line lengths varying so that lines are cut by the ends
+    // of reads at every offset; then a bad line deep in the input is still named exactly.
+    let reference = ttt_reference();
+    let mut grids: Vec<([u8; 9], String)> =
+        reference.iter().map(|(g, (x, o))| (*g, format!("{x} {o}\n"))).collect();
+    grids.sort();
+    grids.push((*b"OOO......", "-1 -1\n".to_string()));
+    let endings = ["\n", "\r\n", " \n", "\t\r\n", "  \n"];
+    let cases = 200_003;
+    let mut input = format!("{cases}\r\n").into_bytes();
+    let mut want = Vec::new();
+    for k in 0..cases {
+        let (grid, answer) = &grids[(k * 7919) % grids.len()];
+        input.extend_from_slice(grid);
+        input.extend_from_slice(endings[k % endings.len()].as_bytes());
+        want.extend_from_slice(answer.as_bytes());
+    }
+    assert!(input.len() > 8 * 256 * 1024);
+    let mut unterminated = input.clone();
+    unterminated.truncate(unterminated.len() - 1);
+    assert_ok(&batch("ttt-count", &input), &want, "200003 grids");
+    assert_ok(&batch("ttt-count", &unterminated), &want, "200003 grids, no final newline");
+
+    let bad_case = 150_001;
+    let at = input
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .nth(bad_case)
+        .map(|(i, _)| i + 1)
+        .unwrap();
+    let mut bad = input.clone();
+    bad[at + 4] = b'o';
+    let run = batch("ttt-count", &bad);
+    assert_bad(&run, bad_case as u64 + 2, &want, "a bad grid on line 150003");
+    assert!(run.stderr.contains("character 'o' at column 5 is not one of '.XO'"), "{}", run.stderr);
+}
+
 /// Plain LOL minimax over a text strip (`*` empty), memoised on the strip.
 fn lol_reference(strip: &mut Vec<u8>, memo: &mut HashMap<Vec<u8>, i8>) -> i8 {
     if let Some(&v) = memo.get(strip) {

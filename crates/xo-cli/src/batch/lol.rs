@@ -41,7 +41,11 @@ impl Answerer for LolAnswerer {
             self.solver.clear();
         }
         let value = self.solver.value(&strip);
-        out.extend_from_slice(format!("{}\n", value.as_i8()).as_bytes());
+        out.extend_from_slice(match value.as_i8() {
+            1 => b"1\n",
+            0 => b"0\n",
+            _ => b"-1\n",
+        });
         Ok(())
     }
 }

@@ -1,33 +1,43 @@
 //! The three classic judge formats: `ttt-count`, `lol` and `treblecross`.
 //!
 //! Each reads a count line and that many case lines, answers every case from its own line alone,
-//! and streams: lines are read one at a time into a reused, length-capped buffer, so memory does
-//! not grow with the number of lines. Bad input stops the run with a [`BatchError`] naming the line.
+//! and streams: input is read in large chunks and split into lines in place ([`LineReader`]),
+//! answers are appended straight to one output buffer that is handed to the writer whenever it
+//! fills, so memory does not grow with the number of lines. Bad input stops the run with a
+//! [`BatchError`] naming the line.
 
 mod lines;
 mod lol;
 mod treblecross;
 mod ttt_count;
 
-pub use lines::{BatchError, LineReader};
+pub use lines::{find_newline, BatchError, LineReader};
 pub use lol::LolAnswerer;
 pub use treblecross::TreblecrossAnswerer;
 pub use ttt_count::TttCountAnswerer;
 
-use std::io::{BufRead, Write};
+use std::io::{Read, Write};
+
+/// Output bytes gathered before they are handed to the writer.
+const OUT_CHUNK: usize = 256 * 1024;
 
 /// Something that answers the case lines of one format.
 pub trait Answerer {
-    /// The longest case line this format accepts (in bytes, before trimming).
+    /// The longest case line this format accepts (in bytes, after trimming; up to two more bytes of
+    /// line ending such as `\r` or spaces are allowed before).
     const MAX_LINE: usize;
 
-    /// Writes the answer to one case line (already stripped of its line ending and trailing
-    /// spaces). `Err` carries what was expected, for the message.
+    /// Appends the answer to one case line (already stripped of its line ending and trailing
+    /// spaces) to `out`, the run's output buffer: append only, never touch what is already there.
+    /// `Err` carries what was expected, for the message.
     fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), String>;
 }
 
 /// Runs one batch: reads the count line and that many cases from `input`, writes the answers to
-/// `output`. Lines after the announced cases are ignored.
+/// `output`. Lines after the announced cases are ignored. `input` is read in chunks of
+/// 256 KiB, so it needs no buffering of its own; `output` receives writes of
+/// about 256 KiB. On bad input the answers before the bad line are written, then the error is
+/// returned.
 ///
 /// ```
 /// use xo_cli::batch::{run, TttCountAnswerer};
@@ -37,17 +47,30 @@ pub trait Answerer {
 /// ```
 pub fn run<A: Answerer>(
     answerer: &mut A,
-    input: impl BufRead,
+    input: impl Read,
     mut output: impl Write,
 ) -> Result<(), BatchError> {
     let mut lines = LineReader::new(input);
     let count = lines.count_line()?;
-    let mut answer = Vec::new();
+    let mut out = Vec::with_capacity(OUT_CHUNK + 64);
+    let mut result = Ok(());
     for case in 0..count {
-        let line = lines.case_line(case, count, A::MAX_LINE)?;
-        answer.clear();
-        answerer.answer(line, &mut answer).map_err(|expected| lines.bad_line(expected))?;
-        output.write_all(&answer).map_err(BatchError::Io)?;
+        let answered = match lines.case_line(case, count, A::MAX_LINE) {
+            Ok(line) => {
+                answerer.answer(line, &mut out).map_err(|expected| lines.bad_line(expected))
+            }
+            Err(e) => Err(e),
+        };
+        if let Err(e) = answered {
+            result = Err(e);
+            break;
+        }
+        if out.len() >= OUT_CHUNK {
+            output.write_all(&out).map_err(BatchError::Io)?;
+            out.clear();
+        }
     }
-    output.flush().map_err(BatchError::Io)
+    output.write_all(&out).map_err(BatchError::Io)?;
+    output.flush().map_err(BatchError::Io)?;
+    result
 }

@@ -2,16 +2,66 @@
 //! continuing from it X wins and O wins.
 
 use super::Answerer;
-use xo_core::games::grid::{GridPosition, MnkGame};
+use std::io::Write;
+use xo_core::games::grid::MnkGame;
 use xo_core::solve::count::GameCounter;
 use xo_core::solve::reach::Reachability;
 
+/// Cells of a grid.
+const CELLS: usize = 9;
+
+/// Grids: 3^9.
+const GRIDS: usize = 19_683;
+
+/// Bytes per answer slot; the last holds the answer's length. The longest answer,
+/// `"131184 77904\n"`, takes 13.
+const SLOT: usize = 16;
+
+/// Each byte's base-3 digit in [`MnkGame::rank`]'s numbering (`.` 0, `X` 1, `O` 2), `None` for
+/// any other byte.
+const fn digit(b: u8) -> Option<u32> {
+    match b {
+        b'.' => Some(0),
+        b'X' => Some(1),
+        b'O' => Some(2),
+        _ => None,
+    }
+}
+
+/// What a byte that is not a cell adds to a rank: enough that the sum of any nine entries with
+/// one of these is past the last grid.
+const NOT_A_CELL: u32 = 1 << 20;
+
+/// `WEIGHT[c][b]`: what byte `b` in cell `c` adds to the grid's rank, `digit(b) * 3^c`, or
+/// [`NOT_A_CELL`]. A line's rank is the sum of its nine entries, below 3^9 exactly when every byte
+/// is a cell: nine independent loads and adds, no branch per cell.
+const WEIGHT: [[u32; 256]; CELLS] = {
+    let mut t = [[NOT_A_CELL; 256]; CELLS];
+    let mut c = 0;
+    let mut power = 1;
+    while c < CELLS {
+        let mut b = 0;
+        while b < 256 {
+            if let Some(d) = digit(b as u8) {
+                t[c][b] = d * power;
+            }
+            b += 1;
+        }
+        power *= 3;
+        c += 1;
+    }
+    t
+};
+
 /// Answers from a table of all 3^9 grids (indexed by base-3 rank), built once by the core's
 /// retrograde reachability check and memoised game counter; each line is then a table lookup.
+///
+/// The table is flat: one 16-byte slot per grid holding its answer line, padded, with the length
+/// in the last byte. A line is ranked through per-cell 256-entry weight tables with no branch per cell, and
+/// its slot is appended to the output with one fixed-size copy, then cut to the answer's length.
 pub struct TttCountAnswerer {
-    game: MnkGame,
     /// The answer line of every grid, by rank.
-    answers: Vec<Box<[u8]>>,
+    slots: Vec<[u8; SLOT]>,
 }
 
 impl Default for TttCountAnswerer {
@@ -32,50 +82,107 @@ impl TttCountAnswerer {
     /// ```
     pub fn new() -> Self {
         let ttt = MnkGame::tic_tac_toe();
+        debug_assert_eq!(ttt.cells() as usize, CELLS);
         let mut reach = Reachability::new(&ttt);
         let mut counter = GameCounter::new(&ttt);
-        let answers: Vec<Box<[u8]>> = (0..3u64.pow(9))
+        let slots = (0..GRIDS as u64)
             .map(|rank| {
                 let pos = ttt.unrank(rank);
-                let text = if reach.is_reachable(&pos) {
+                let mut slot = [0u8; SLOT];
+                let mut text = &mut slot[..SLOT - 1];
+                // The counts of tic-tac-toe are below 10^6, so 15 bytes always hold the line.
+                let written = if reach.is_reachable(&pos) {
                     let c = counter.count(&pos);
-                    format!("{} {}\n", c.first, c.second)
+                    writeln!(text, "{} {}", c.first, c.second)
                 } else {
-                    "-1 -1\n".to_string()
+                    text.write_all(b"-1 -1\n")
                 };
-                text.into_bytes().into_boxed_slice()
+                written.expect("an answer line fits its slot");
+                let len = SLOT - 1 - text.len();
+                slot[SLOT - 1] = len as u8;
+                slot
             })
             .collect();
-        TttCountAnswerer { game: ttt, answers }
+        TttCountAnswerer { slots }
+    }
+
+    /// Why `case` is not a grid, for the message.
+    #[cold]
+    #[inline(never)]
+    fn explain(case: &[u8]) -> String {
+        if case.len() != CELLS {
+            return format!(
+                "expected 9 characters from '.XO' (a grid row by row), found {}",
+                case.len()
+            );
+        }
+        let (i, &b) = case
+            .iter()
+            .enumerate()
+            .find(|(_, &b)| digit(b).is_none())
+            .expect("a 9-byte line refused by the fast path has a bad byte");
+        format!("character {:?} at column {} is not one of '.XO'", b as char, i + 1)
     }
 }
 
 impl Answerer for TttCountAnswerer {
     const MAX_LINE: usize = 64;
 
+    #[inline]
     fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
-        if case.len() != 9 {
-            return Err(format!(
-                "expected 9 characters from '.XO' (a grid row by row), found {}",
-                case.len()
-            ));
-        }
-        let mut pos = GridPosition::default();
-        for (i, &b) in case.iter().enumerate() {
-            match b {
-                b'X' => pos.x |= 1 << i,
-                b'O' => pos.o |= 1 << i,
-                b'.' => {}
-                _ => {
-                    return Err(format!(
-                        "character {:?} at column {} is not one of '.XO'",
-                        b as char,
-                        i + 1
-                    ))
-                }
+        if let Ok(cells) = <&[u8; CELLS]>::try_from(case) {
+            let rank: u32 = (0..CELLS).map(|c| WEIGHT[c][usize::from(cells[c])]).sum();
+            if let Some(slot) = self.slots.get(rank as usize) {
+                let len = out.len() + usize::from(slot[SLOT - 1]);
+                out.extend_from_slice(slot);
+                out.truncate(len);
+                return Ok(());
             }
         }
-        out.extend_from_slice(&self.answers[self.game.rank(&pos) as usize]);
-        Ok(())
+        Err(Self::explain(case))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xo_core::games::grid::GridPosition;
+
+    #[test]
+    fn the_digit_rank_is_the_cores_rank() {
+        let ttt = MnkGame::tic_tac_toe();
+        let mut answerer = TttCountAnswerer::new();
+        for rank in 0..GRIDS as u64 {
+            let pos = ttt.unrank(rank);
+            let text: Vec<u8> = (0..CELLS)
+                .map(|c| match (pos.x >> c & 1, pos.o >> c & 1) {
+                    (1, _) => b'X',
+                    (_, 1) => b'O',
+                    _ => b'.',
+                })
+                .collect();
+            let mut out = b"kept".to_vec();
+            answerer.answer(&text, &mut out).unwrap();
+            let slot = &answerer.slots[ttt.rank(&pos) as usize];
+            assert_eq!(&out[..4], b"kept");
+            assert_eq!(out[4..], slot[..usize::from(slot[SLOT - 1])]);
+            assert_eq!(out.last(), Some(&b'\n'));
+        }
+        assert_eq!(ttt.rank(&GridPosition { x: 0, o: 1 << 8 }), 2 * 3u64.pow(8));
+    }
+
+    #[test]
+    fn errors_name_the_first_bad_column() {
+        let mut t = TttCountAnswerer::new();
+        let mut out = Vec::new();
+        assert_eq!(
+            t.answer(b"XX.\tO.x..", &mut out).unwrap_err(),
+            "character '\\t' at column 4 is not one of '.XO'"
+        );
+        assert_eq!(
+            t.answer(b"XX..", &mut out).unwrap_err(),
+            "expected 9 characters from '.XO' (a grid row by row), found 4"
+        );
+        assert!(out.is_empty());
     }
 }
