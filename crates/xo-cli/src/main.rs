@@ -101,8 +101,8 @@ struct Budget {
     /// Stop after this many seconds.
     #[arg(long)]
     timeout: Option<f64>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 512)]
+    /// Memory for the search's tables in MiB (the transposition table; the LOL solver's tables).
+    #[arg(long, default_value_t = 1024)]
     table_mib: usize,
 }
 

@@ -41,7 +41,7 @@ pub fn play(
     table_mib: usize,
 ) -> Result<()> {
     let board = Board::new(rules)?;
-    let mut searcher = Searcher::new(&board, table_mib.max(1) << 20);
+    let mut searcher = Searcher::new(&board, crate::solve::table_bytes(rules, table_mib));
     let mut line = String::new();
     let mut read = |line: &mut String| -> Result<bool> {
         line.clear();

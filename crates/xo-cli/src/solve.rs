@@ -177,6 +177,7 @@ fn solve_placement(rules: &Rules, pos: &Position, opts: SolveOptions) -> Result<
             let strip = LolStrip::parse(&letters)?;
             let mut solver = LolSolver::new();
             solver.set_limits(opts.limits);
+            solver.set_memory(opts.table_mib.max(1) << 20);
             match solver.value_within(&strip) {
                 Ok(v) => report.value = value_word(v).into(),
                 Err(a) => report.aborted(a),
@@ -200,7 +201,7 @@ fn solve_placement(rules: &Rules, pos: &Position, opts: SolveOptions) -> Result<
         );
     }
     let board = Board::new(rules)?;
-    let mut searcher = Searcher::new(&board, opts.table_mib.max(1) << 20);
+    let mut searcher = Searcher::new(&board, table_bytes(rules, opts.table_mib));
     searcher.set_limits(opts.limits);
     let bar = progress_bar();
     if let Some(bar) = &bar {
@@ -239,6 +240,14 @@ fn solve_placement(rules: &Rules, pos: &Position, opts: SolveOptions) -> Result<
         bar.finish_and_clear();
     }
     Ok(report)
+}
+
+/// The transposition table's size: the setting, but no larger than a small board can use (about
+/// 32 bytes for each of its 3^cells positions).
+pub fn table_bytes(rules: &Rules, table_mib: usize) -> usize {
+    let most =
+        3usize.checked_pow(rules.cells() as u32).map_or(usize::MAX, |n| n.saturating_mul(32));
+    (table_mib.max(1) << 20).min(most)
 }
 
 /// Treblecross by Grundy values: any length, value and each move's value (no remoteness).

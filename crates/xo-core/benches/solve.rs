@@ -50,7 +50,8 @@ fn timed<T>(f: impl FnOnce() -> T) -> (Duration, T) {
 }
 
 fn main() {
-    for (name, want, target) in [("mnk:4,4,4", Value::Draw, 1.0), ("mnk:5,5,4", Value::Draw, 50.0)] {
+    for (name, want, target) in [("mnk:4,4,4", Value::Draw, 1.0), ("mnk:5,5,4", Value::Draw, 50.0)]
+    {
         let board = Board::new(&parse_game(name).expect("built-in")).expect("fits");
         let mut searcher = Searcher::new(&board, 1 << 30);
         let (t, v) = timed(|| searcher.value(&Default::default()).expect("no budget"));
@@ -87,5 +88,7 @@ fn main() {
             break;
         }
     }
-    println!("longest empty LOL strip proven within 10 s: {longest_within_10s} (target: at least 30)");
+    println!(
+        "longest empty LOL strip proven within 10 s: {longest_within_10s} (target: at least 30)"
+    );
 }

@@ -66,6 +66,10 @@ struct Option_ {
     always_fills: bool,
 }
 
+/// Rough bytes held per searched sum and per component with its options, for memory bounds.
+const SUM_BYTES: usize = 96;
+const COMPONENT_BYTES: usize = 1024;
+
 /// Index of an interned component.
 type ComponentId = u32;
 
@@ -79,7 +83,7 @@ type ComponentId = u32;
 /// assert_eq!(solver.value(&LolStrip::parse(b"L*****L").unwrap()), Value::Win);
 /// assert_eq!(solver.value(&LolStrip::empty(16).unwrap()), Value::Loss);
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct LolSolver {
     /// Interned components: cells to id, and id to cells and what is known of them.
     ids: FxHashMap<Component, ComponentId>,
@@ -95,15 +99,39 @@ pub struct LolSolver {
     sums: FxHashMap<Box<[ComponentId]>, Value>,
     /// The budget of each query, the positions visited by the current one, and when it began.
     limits: Limits,
+    /// Memory bounds: searched sums kept (a cache, emptied when full) and components known
+    /// (past it the query stops, like any other budget).
+    max_sums: usize,
+    max_components: usize,
     nodes: u64,
     started: Option<Instant>,
     aborted: bool,
 }
 
+impl Default for LolSolver {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl LolSolver {
-    /// A solver with empty tables.
+    /// A solver with empty tables and no bounds.
     pub fn new() -> Self {
-        Self::default()
+        LolSolver {
+            ids: FxHashMap::default(),
+            components: Vec::new(),
+            options: Vec::new(),
+            killers: Vec::new(),
+            scratch: Vec::new(),
+            flags: Vec::new(),
+            sums: FxHashMap::default(),
+            limits: Limits::default(),
+            max_sums: usize::MAX,
+            max_components: usize::MAX,
+            nodes: 0,
+            started: None,
+            aborted: false,
+        }
     }
 
     /// Entries held in the tables (components and searched sums).
@@ -118,6 +146,21 @@ impl LolSolver {
         self.options.clear();
         self.killers.clear();
         self.sums.clear();
+    }
+
+    /// Bounds the tables to about `bytes` bytes: half for the cache of searched sums (emptied when
+    /// full), half for components (a query that needs more stops as over budget).
+    ///
+    /// ```
+    /// use xo_core::games::lol::LolStrip;
+    /// use xo_core::solve::lol::LolSolver;
+    /// let mut solver = LolSolver::new();
+    /// solver.set_memory(1 << 16);
+    /// assert!(solver.value_within(&LolStrip::empty(30).unwrap()).is_err());
+    /// ```
+    pub fn set_memory(&mut self, bytes: usize) {
+        self.max_sums = (bytes / 2 / SUM_BYTES).max(1);
+        self.max_components = (bytes / 2 / COMPONENT_BYTES).max(1);
     }
 
     /// Sets the budget of each following [`LolSolver::value_within`] query.
@@ -263,7 +306,7 @@ impl LolSolver {
                 }
                 if !opt.fillable {
                     if child_nim == 0 {
-                        self.sums.insert(sum.into(), Value::Win);
+                        self.remember(sum, Value::Win);
                         return Value::Win;
                     }
                     continue;
@@ -294,8 +337,16 @@ impl LolSolver {
                 break;
             }
         }
-        self.sums.insert(sum.into(), best);
+        self.remember(sum, best);
         best
+    }
+
+    /// Caches a sum's value, emptying the cache first when it is full.
+    fn remember(&mut self, sum: &[ComponentId], value: Value) {
+        if self.sums.len() >= self.max_sums {
+            self.sums.clear();
+        }
+        self.sums.insert(sum.into(), value);
     }
 
     /// Whether `id` is a synthetic nim heap (see [`LolSolver::heap_id`]).
@@ -344,6 +395,9 @@ impl LolSolver {
             return id;
         }
         let id = self.components.len() as ComponentId;
+        if self.components.len() >= self.max_components {
+            self.aborted = true; // over the memory budget: the query stops
+        }
         self.components.push((cells.into(), None));
         self.ids.insert(cells.into(), id);
         id

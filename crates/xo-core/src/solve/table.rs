@@ -10,14 +10,6 @@ pub struct Bounds {
     pub upper: i8,
 }
 
-#[derive(Debug, Clone, Copy, Default)]
-struct Entry {
-    key: u128,
-    lower: i8,
-    upper: i8,
-    used: bool,
-}
-
 /// A transposition table of score bounds keyed by canonical position keys. A new position
 /// replaces whatever occupied its slot.
 ///
@@ -31,21 +23,28 @@ struct Entry {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Table {
-    entries: Vec<Entry>,
+    /// Stored keys plus one (0 marks an empty slot; no valid key is `u128::MAX`). Zero-filled
+    /// vectors come from zeroed pages, so untouched parts of a large table cost no memory.
+    keys: Vec<u128>,
+    /// Lower and upper bound of each slot.
+    bounds: Vec<[i8; 2]>,
     shift: u32,
 }
+
+/// Bytes per slot.
+const SLOT_BYTES: usize = std::mem::size_of::<u128>() + 2;
 
 impl Table {
     /// A table using at most `bytes` bytes (a power of two number of entries, at least 1024).
     pub fn with_bytes(bytes: usize) -> Table {
-        let want = (bytes / std::mem::size_of::<Entry>()).max(1024);
+        let want = (bytes / SLOT_BYTES).max(1024);
         let bits = usize::BITS - 1 - want.leading_zeros();
-        Table { entries: vec![Entry::default(); 1 << bits], shift: 64 - bits }
+        Table { keys: vec![0; 1 << bits], bounds: vec![[0, 0]; 1 << bits], shift: 64 - bits }
     }
 
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry>()
+        self.keys.len() * SLOT_BYTES
     }
 
     fn slot(&self, key: u128) -> usize {
@@ -56,24 +55,27 @@ impl Table {
 
     /// The bounds stored for `key`, if its slot still holds it.
     pub fn get(&self, key: u128) -> Option<Bounds> {
-        let e = &self.entries[self.slot(key)];
-        (e.used && e.key == key).then_some(Bounds { lower: e.lower, upper: e.upper })
+        let slot = self.slot(key);
+        let [lower, upper] = self.bounds[slot];
+        (self.keys[slot] == key.wrapping_add(1)).then_some(Bounds { lower, upper })
     }
 
     /// Stores bounds for `key`, tightening what is already known of the same key.
     pub fn store(&mut self, key: u128, bounds: Bounds) {
         let slot = self.slot(key);
-        let e = &mut self.entries[slot];
-        if e.used && e.key == key {
-            e.lower = e.lower.max(bounds.lower);
-            e.upper = e.upper.min(bounds.upper);
+        let stored = key.wrapping_add(1);
+        let b = &mut self.bounds[slot];
+        if self.keys[slot] == stored {
+            b[0] = b[0].max(bounds.lower);
+            b[1] = b[1].min(bounds.upper);
         } else {
-            *e = Entry { key, lower: bounds.lower, upper: bounds.upper, used: true };
+            self.keys[slot] = stored;
+            *b = [bounds.lower, bounds.upper];
         }
     }
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        self.keys.fill(0);
     }
 }
