@@ -38,6 +38,24 @@ impl GameArg {
     }
 }
 
+/// The position argument, with `-` meaning standard input (for boards too long for a command
+/// line), read up to 256 MiB.
+pub fn position_arg(arg: Option<String>) -> Result<Option<String>> {
+    use std::io::Read;
+    match arg.as_deref() {
+        Some("-") => {
+            let mut text = String::new();
+            let limit = 256 << 20;
+            std::io::stdin().lock().take(limit + 1).read_to_string(&mut text)?;
+            if text.len() as u64 > limit {
+                anyhow::bail!("the position on standard input is longer than 256 MiB");
+            }
+            Ok(Some(text))
+        }
+        _ => Ok(arg),
+    }
+}
+
 /// Reads a position of `rules` (the empty board when `text` is `None`).
 pub fn read_position(rules: &Rules, text: Option<&str>) -> Result<Position> {
     let setup = match text {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 use xo_cli::batch::{self, BatchError, LolAnswerer, TreblecrossAnswerer, TttCountAnswerer};
 use xo_cli::count::{check, count, render_count};
-use xo_cli::game::{read_position, GameArg};
+use xo_cli::game::{position_arg, read_position, GameArg};
 use xo_cli::play::{play, Side};
 use xo_cli::solve::{render_text, solve, SolveOptions};
 use xo_core::solve::negamax::Limits;
@@ -30,7 +30,8 @@ enum Command {
     Solve {
         /// The game.
         game: String,
-        /// The cells in reading order, '.' for empty (default: the empty board).
+        /// The cells in reading order, '.' for empty (default: the empty board; '-': read it from
+        /// standard input).
         position: Option<String>,
         /// Print one JSON object.
         #[arg(long)]
@@ -169,6 +170,7 @@ fn placement(name: &str) -> Result<xo_core::rules::Rules> {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Solve { game, position, json, value_only, budget } => {
+            let position = position_arg(position)?;
             let timeout = match budget.timeout {
                 Some(t) if !(t.is_finite() && t > 0.0) => {
                     anyhow::bail!("--timeout must be a positive number of seconds, not {t}")
@@ -192,6 +194,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Count { game, position, json, by_length, max_positions } => {
+            let position = position_arg(position)?;
             let rules = placement(&game)?;
             let report = count(&rules, position.as_deref(), by_length, max_positions)?;
             if json {
