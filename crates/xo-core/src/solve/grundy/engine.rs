@@ -27,6 +27,8 @@ pub(crate) const DEFAULT_REVIEW_FROM: usize = 1024;
 const PARALLEL_SPLITS: usize = 1 << 15;
 /// Heaps from which candidate testing values two heaps at a time on two threads.
 const PARALLEL_HEAPS: usize = 1 << 15;
+/// Heaps between two probes of candidate testing, with the default method.
+const PROBE_EVERY: usize = 64;
 /// Largest value bit-length for which a mask is searched (the search is `O(b 2^b)`).
 const MASK_SEARCH_BITS: u32 = 22;
 
@@ -101,16 +103,18 @@ impl Rules {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
-    /// The sparse-space method where the data show it pays; elsewhere candidate testing for games
-    /// whose moves leave at most two heaps, while values stay below 2^15, and the bitset mex
-    /// otherwise.
+    /// The sparse-space method where the data show it pays. Elsewhere, for games whose moves
+    /// leave at most two heaps and while values stay below 2^15, candidate testing where probes
+    /// show it costs less than scattering every split (into a table read forward from a `u16`
+    /// mirror), and that scatter otherwise; the bitset mex in the remaining cases.
     Auto,
-    /// Candidate testing for every heap (no sparse space): scatter the first `prefix` splits of
-    /// each splitting move, then test the least unseen value against all the other splits with a
-    /// vectorised scan. Falls back to the bitset mex for three-heap moves and values of 2^15 or
+    /// Candidate testing for every heap (no sparse space): scatter `prefix` splits of each
+    /// splitting move, spread evenly, then test the least unseen value against all the splits with
+    /// a vectorised scan. Falls back to the bitset mex for three-heap moves and values of 2^15 or
     /// more. The prefix changes the speed only.
     Candidates {
-        /// Splits scattered before testing starts (at least 1).
+        /// Splits sampled (evenly spread) and scattered before testing starts, per splitting
+        /// move (at least 1; at least the number of splits scatters them all).
         prefix: usize,
     },
     /// The bitset mex over every option of every heap (word-parallel, both cores for big heaps).
@@ -202,9 +206,11 @@ pub(crate) struct Engine {
     bytes2: Vec<u8>,
     /// The values as `u16`, forward and mirrored, while candidate testing is on.
     mirror: Option<Mirror>,
-    /// Splits scattered before candidate testing; 0 for an eighth of the heap (at least
-    /// [`scan::MIN_PREFIX`]).
+    /// Splits sampled before candidate testing; 0 to choose between candidate testing and
+    /// scattering every split by probes.
     prefix: usize,
+    /// Whether probes found candidate testing cheaper (with `prefix` 0).
+    auto_candidates: bool,
     /// The parity of every splitting move's count, if they share one (the domain may count).
     split_parity: Option<usize>,
     /// The heap count at which the mask is next reviewed.
@@ -247,6 +253,7 @@ impl Engine {
             bytes2: Vec::new(),
             mirror,
             prefix,
+            auto_candidates: true,
             split_parity,
             next_review,
             stats: EngineStats::default(),
@@ -325,11 +332,26 @@ impl Engine {
         }
     }
 
-    /// Splits scattered before candidate testing for heap `n`.
+    /// Splits sampled before candidate testing for heap `n` (`usize::MAX`: scatter them all).
+    /// By default every [`PROBE_EVERY`]-th heap tries candidate testing, and the heaps up to the
+    /// next probe use it if it cost less than scattering every split.
     fn prefix_for(&self, n: usize) -> usize {
         match self.prefix {
-            0 => (n / 8).max(scan::MIN_PREFIX),
+            0 if n % PROBE_EVERY == 0 || self.auto_candidates => scan::SAMPLE,
+            0 => usize::MAX,
             p => p,
+        }
+    }
+
+    /// Counts the work of heap `n` and, if it was a probe, decides how the next heaps are valued.
+    fn learn(&mut self, n: usize, s: &ScanStats) {
+        self.stats.candidate_heaps += 1;
+        self.stats.splits_scanned += s.splits;
+        self.stats.candidates_rejected += s.rejected;
+        if self.prefix == 0 && n % PROBE_EVERY == 0 {
+            let tests = s.splits - s.stores;
+            let cost = s.stores + tests / scan::TEST_PER_STORE;
+            self.auto_candidates = cost < s.splits.min((n / 2) as u64);
         }
     }
 
@@ -337,18 +359,16 @@ impl Engine {
     /// the rules must be at least 2 and the mirror on.
     fn candidate_pair(&mut self, n: usize) -> (Grundy, Grundy) {
         let m = self.mirror.as_ref().expect("candidate testing is on");
-        let (rules, bits, prefix) = (&self.rules, self.bits, self.prefix_for(n));
+        let (p1, p2) = (self.prefix_for(n), self.prefix_for(n + 1));
+        let (rules, bits) = (&self.rules, self.bits);
         let (b1, b2) = (&mut self.bytes, &mut self.bytes2);
         let (mut s1, mut s2) = (ScanStats::default(), ScanStats::default());
         let (v, w) = rayon::join(
-            || scan::heap_value(m, rules, n, bits, prefix, b1, &mut s1),
-            || scan::heap_value(m, rules, n + 1, bits, prefix, b2, &mut s2),
+            || scan::heap_value(m, rules, n, bits, p1, b1, &mut s1),
+            || scan::heap_value(m, rules, n + 1, bits, p2, b2, &mut s2),
         );
-        for s in [s1, s2] {
-            self.stats.candidate_heaps += 1;
-            self.stats.splits_scanned += s.splits;
-            self.stats.candidates_rejected += s.rejected;
-        }
+        self.learn(n, &s1);
+        self.learn(n + 1, &s2);
         (v, w)
     }
 
@@ -409,9 +429,7 @@ impl Engine {
             let prefix = self.prefix_for(n);
             let mut s = ScanStats::default();
             let v = scan::heap_value(m, &self.rules, n, self.bits, prefix, &mut self.bytes, &mut s);
-            self.stats.candidate_heaps += 1;
-            self.stats.splits_scanned += s.splits;
-            self.stats.candidates_rejected += s.rejected;
+            self.learn(n, &s);
             return v;
         }
         self.stats.bitset_heaps += 1;

@@ -17,9 +17,12 @@
 use super::engine::Rules;
 use super::Grundy;
 
-/// Splits scattered before the candidate scan starts, at least; by default an eighth of the heap.
-/// The values missing from a short prefix are many for .007, and each costs a scan to find.
-pub(crate) const MIN_PREFIX: usize = 512;
+/// Splits sampled (spread over all of them) and scattered before the candidate scan starts, by
+/// default.
+pub(crate) const SAMPLE: usize = 512;
+/// A vectorised test of a split costs about this fraction of a scattered one (a random store), as
+/// measured on .007 with its chunk overheads and misses.
+pub(crate) const TEST_PER_STORE: u64 = 3;
 /// Splits compared with the candidates between two checks for a hit; a chunk holding one is
 /// scattered.
 const CHUNK: usize = 512;
@@ -85,10 +88,13 @@ pub(crate) struct ScanStats {
     pub splits: u64,
     /// Candidates found to be options (each cost a scan up to the hit).
     pub rejected: u64,
+    /// Splits scattered into the table (a random store each).
+    pub stores: u64,
 }
 
 /// The value of heap `n = m.len()` (or of a later heap `n` that needs no value at or above
-/// `m.len()`), testing candidates after scattering `prefix` splits per splitting move. Every value
+/// `m.len()`), testing candidates after scattering `prefix` splits per splitting move (spread
+/// evenly; all of them when there are no more than `prefix`, which leaves nothing to test). Every value
 /// so far must be below `1 << bits` (at most 2^15); `seen` is a scratch table. The rules must not
 /// split into three heaps.
 pub(crate) fn heap_value(
@@ -123,15 +129,24 @@ pub(crate) fn heap_value(
         }
         let rest = n - k;
         let half = rest / 2;
-        let p = half.min(prefix.max(1));
-        let (lo, hi) = m.pairs(rest, 1, p + 1);
-        for (&x, &y) in lo.iter().zip(hi) {
+        // A sample spread over all the splits sees more values than the first ones: the values
+        // of small heaps are small.
+        let stride = half / prefix.max(1);
+        let (lo, hi) = m.pairs(rest, 1, half + 1);
+        if stride <= 1 {
+            for (&x, &y) in lo.iter().zip(hi) {
+                seen[(x ^ y) as usize] = 1;
+            }
+            stats.splits += half as u64;
+            stats.stores += half as u64;
+            continue;
+        }
+        for (&x, &y) in lo.iter().step_by(stride).zip(hi.iter().step_by(stride)) {
             seen[(x ^ y) as usize] = 1;
         }
-        stats.splits += p as u64;
-        if p < half {
-            stretches.push(Stretch { rest, from: p + 1, to: half + 1 });
-        }
+        stats.splits += (half / stride) as u64;
+        stats.stores += (half / stride) as u64;
+        stretches.push(Stretch { rest, from: 1, to: half + 1 });
     }
     let total: usize = stretches.iter().map(|s| s.to - s.from).sum();
     if total == 0 {
@@ -158,6 +173,7 @@ pub(crate) fn heap_value(
         let hit = hits(lo, hi, &cand);
         if hit.iter().any(|&h| h) {
             // The whole chunk is scattered: finding the next candidates by scanning costs more.
+            stats.stores += len as u64;
             for (&p, &q) in lo.iter().zip(hi) {
                 seen[(p ^ q) as usize] = 1;
             }
