@@ -74,7 +74,7 @@ fn main() {
     let largest = auto[..N].iter().copied().max().unwrap_or(0);
     assert_eq!(largest, 1024);
     assert_eq!(auto.iter().position(|&v| v == largest), Some(109_362));
-    println!("  xo (auto: candidate testing)  {t_auto:8.3} s");
+    println!("  xo (auto)                     {t_auto:8.3} s");
     let (bitset, t_bitset) = time_engine(Method::Bitset);
     assert_eq!(bitset, auto);
     println!("  xo (bitset mex)               {t_bitset:8.3} s");
