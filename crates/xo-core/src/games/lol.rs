@@ -7,6 +7,7 @@
 
 /// One cell of a LOL strip.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
 pub enum Cell {
     /// Not yet written.
     Empty,

@@ -58,17 +58,24 @@ struct ComponentInfo {
 /// Where one safe move in a component leads: the components it leaves (sorted), their nim-sum,
 /// whether all of them are fillable, and whether all always fill. Moves with the same result are
 /// stored once.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Option_ {
-    children: Box<[ComponentId]>,
+    /// Where its children lie in the solver's arena of component ids.
+    start: u32,
+    len: u32,
     nim: u32,
     fillable: bool,
     always_fills: bool,
 }
 
+/// A component's cells as bytes, the form its table key takes.
+fn cell_bytes(cells: &[Cell]) -> Vec<u8> {
+    cells.iter().map(|&c| c as u8).collect()
+}
+
 /// Rough bytes held per searched sum and per component with its options, for memory bounds.
 const SUM_BYTES: usize = 96;
-const COMPONENT_BYTES: usize = 1024;
+const COMPONENT_BYTES: usize = 640;
 
 /// Index of an interned component.
 type ComponentId = u32;
@@ -86,10 +93,15 @@ type ComponentId = u32;
 #[derive(Debug)]
 pub struct LolSolver {
     /// Interned components: cells to id, and id to cells and what is known of them.
-    ids: FxHashMap<Component, ComponentId>,
+    ids: FxHashMap<Box<[u8]>, ComponentId>,
+    /// A reused buffer for a component's cells as bytes (bytes hash in one go).
+    key_bytes: Vec<u8>,
     components: Vec<(Component, Option<ComponentInfo>)>,
     /// The distinct options of each component whose info is known, by id.
-    options: Vec<Box<[Option_]>>,
+    options: Vec<(u32, u32)>,
+    /// Every stored option, each component's contiguous, and their children's ids.
+    all_options: Vec<Option_>,
+    arena: Vec<ComponentId>,
     /// Per component id, the option that last settled a sum (tried first next time).
     killers: Vec<u32>,
     /// Reused buffers: reversed spans, window flags.
@@ -119,8 +131,11 @@ impl LolSolver {
     pub fn new() -> Self {
         LolSolver {
             ids: FxHashMap::default(),
+            key_bytes: Vec::new(),
             components: Vec::new(),
             options: Vec::new(),
+            all_options: Vec::new(),
+            arena: Vec::new(),
             killers: Vec::new(),
             scratch: Vec::new(),
             flags: Vec::new(),
@@ -144,6 +159,8 @@ impl LolSolver {
         self.ids.clear();
         self.components.clear();
         self.options.clear();
+        self.all_options.clear();
+        self.arena.clear();
         self.killers.clear();
         self.sums.clear();
     }
@@ -299,7 +316,9 @@ impl LolSolver {
                 continue;
             }
             let rest_nim = nim ^ self.info(id).nim;
-            for (k, opt) in self.options[id as usize].iter().enumerate() {
+            let (first, count) = self.options[id as usize];
+            let options = &self.all_options[first as usize..(first + count) as usize];
+            for (k, opt) in options.iter().enumerate() {
                 let child_nim = rest_nim ^ opt.nim;
                 if nim != 0 && child_nim != 0 {
                     continue; // the opponent keeps at least a draw there
@@ -320,10 +339,10 @@ impl LolSolver {
         let mut next = Vec::with_capacity(sum.len() + 4);
         for (i, k) in candidates {
             let id = sum[i];
-            let opt = &self.options[id as usize][k];
+            let opt = self.all_options[self.options[id as usize].0 as usize + k];
             next.clear();
             next.extend(sum[..i].iter().chain(&sum[i + 1..]).copied());
-            next.extend_from_slice(&opt.children);
+            next.extend_from_slice(&self.arena[opt.start as usize..(opt.start + opt.len) as usize]);
             next.sort_unstable();
             let child = std::mem::take(&mut next);
             let v = self.sum_value(&child);
@@ -358,48 +377,60 @@ impl LolSolver {
     /// is `h + 1` O's, a strip no real component can be (components start with L or an empty cell).
     fn heap_id(&mut self, h: u32) -> ComponentId {
         let key = vec![Cell::O; h as usize + 1];
-        if let Some(&id) = self.ids.get(key.as_slice()) {
+        if let Some(&id) = self.ids.get(cell_bytes(&key).as_slice()) {
             return id;
         }
-        let options: Vec<Option_> = (0..h)
-            .map(|smaller| Option_ {
-                children: if smaller == 0 {
-                    Box::default()
-                } else {
-                    Box::from([self.heap_id(smaller)])
-                },
-                nim: smaller,
-                fillable: true,
-                always_fills: true,
-            })
+        let smaller: Vec<ComponentId> = (1..h).map(|k| self.heap_id(k)).collect();
+        let options: Vec<(Vec<ComponentId>, u32)> = (0..h)
+            .map(|k| (if k == 0 { Vec::new() } else { vec![smaller[k as usize - 1]] }, k))
             .collect();
         let id = self.intern(&key);
         let info = ComponentInfo { nim: h, fillable: true, always_fills: true };
         self.components[id as usize].1 = Some(info);
-        self.store_options(id, options);
+        let mut stored = Vec::new();
+        for (children, nim) in options {
+            let start = self.arena.len() as u32;
+            self.arena.extend_from_slice(&children);
+            stored.push(Option_ {
+                start,
+                len: children.len() as u32,
+                nim,
+                fillable: true,
+                always_fills: true,
+            });
+        }
+        self.store_options(id, stored);
         id
     }
 
     /// Records the options of a component whose info is known.
     fn store_options(&mut self, id: ComponentId, options: Vec<Option_>) {
         if self.options.len() <= id as usize {
-            self.options.resize(id as usize + 1, Box::default());
+            self.options.resize(id as usize + 1, (0, 0));
             self.killers.resize(id as usize + 1, u32::MAX);
         }
-        self.options[id as usize] = options.into();
+        self.options[id as usize] = (self.all_options.len() as u32, options.len() as u32);
+        self.all_options.extend(options);
     }
 
     /// The id of a canonical component, interning it on first sight.
     fn intern(&mut self, cells: &[Cell]) -> ComponentId {
-        if let Some(&id) = self.ids.get(cells) {
-            return id;
-        }
-        let id = self.components.len() as ComponentId;
-        if self.components.len() >= self.max_components {
-            self.aborted = true; // over the memory budget: the query stops
-        }
-        self.components.push((cells.into(), None));
-        self.ids.insert(cells.into(), id);
+        let mut key = std::mem::take(&mut self.key_bytes);
+        key.clear();
+        key.extend(cells.iter().map(|&c| c as u8));
+        let id = match self.ids.get(key.as_slice()) {
+            Some(&id) => id,
+            None => {
+                let id = self.components.len() as ComponentId;
+                if self.components.len() >= self.max_components {
+                    self.aborted = true; // over the memory budget: the query stops
+                }
+                self.components.push((cells.into(), None));
+                self.ids.insert(key.as_slice().into(), id);
+                id
+            }
+        };
+        self.key_bytes = key;
         id
     }
 
@@ -413,7 +444,9 @@ impl LolSolver {
             return unknown;
         }
         let comp = self.components[id as usize].0.clone();
+        // Options as (children's place in `local`, ...) until they move to the shared arena.
         let mut options: Vec<Option_> = Vec::new();
+        let mut local: Vec<ComponentId> = Vec::new();
         let mut children = Vec::new();
         let mut played = comp.to_vec();
         for (cell, letter) in safe_moves(&comp) {
@@ -422,7 +455,9 @@ impl LolSolver {
             self.decompose(&played, &mut children);
             played[cell] = Cell::Empty;
             children.sort_unstable();
-            if options.iter().any(|o| *o.children == *children) {
+            let seen =
+                |o: &Option_| local[o.start as usize..(o.start + o.len) as usize] == children[..];
+            if options.iter().any(seen) {
                 continue;
             }
             let (mut nim, mut fillable, mut always_fills) = (0, true, true);
@@ -436,11 +471,18 @@ impl LolSolver {
                 return unknown;
             }
             options.push(Option_ {
-                children: children.as_slice().into(),
+                start: local.len() as u32,
+                len: children.len() as u32,
                 nim,
                 fillable,
                 always_fills,
             });
+            local.extend_from_slice(&children);
+        }
+        let base = self.arena.len() as u32;
+        self.arena.extend_from_slice(&local);
+        for o in &mut options {
+            o.start += base;
         }
         let mut reached: Vec<u32> = options.iter().map(|o| o.nim).collect();
         reached.sort_unstable();
