@@ -9,7 +9,7 @@ use std::io::IsTerminal;
 use xo_core::games::board::Board;
 use xo_core::rules::{Rules, Setup};
 use xo_core::solve::count::GameCounts;
-use xo_core::solve::enumerate::census;
+use xo_core::solve::enumerate::census_with;
 use xo_core::solve::reach::check_position;
 
 /// Games by outcome, as `xo count --json` prints them.
@@ -69,7 +69,7 @@ pub struct CountReport {
 /// ```
 /// use xo_cli::count::count;
 /// use xo_core::rules::parse_game;
-/// let r = count(&parse_game("tictactoe").unwrap(), None, true, 1 << 20).unwrap();
+/// let r = count(&parse_game("tictactoe").unwrap(), None, true, 1 << 20, false).unwrap();
 /// assert_eq!((r.counts.first_player_wins, r.counts.games, r.positions), (131_184, 255_168, 5_478));
 /// assert_eq!(r.by_length.unwrap()[0].moves, 5);
 /// ```
@@ -78,6 +78,7 @@ pub fn count(
     position: Option<&str>,
     by_length: bool,
     max_positions: usize,
+    dense: bool,
 ) -> Result<CountReport> {
     let pos = read_position(rules, position)?;
     let board = Board::new(rules)?;
@@ -86,7 +87,7 @@ pub fn count(
         bar.set_message("depth");
         bar
     });
-    let c = census(&board, &board.encode(&pos), max_positions, |depth, n| {
+    let c = census_with(&board, &board.encode(&pos), max_positions, dense, |depth, n| {
         if let Some(bar) = &bar {
             bar.set_position(depth as u64);
             bar.set_message(format!("{n} positions at depth {depth}"));

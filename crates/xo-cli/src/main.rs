@@ -57,6 +57,10 @@ enum Command {
         /// The most positions held at one depth (bounds memory).
         #[arg(long, default_value_t = 50_000_000)]
         max_positions: usize,
+        /// Merge each depth in a dense table indexed by position rank where it fits (memory known
+        /// in advance) instead of hash maps.
+        #[arg(long)]
+        dense: bool,
     },
     /// Check whether a position can arise in a legal game (exit 0 yes, 1 no, 2 bad input).
     Check {
@@ -193,10 +197,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 print!("{}", render_text(&report, None, None));
             }
         }
-        Command::Count { game, position, json, by_length, max_positions } => {
+        Command::Count { game, position, json, by_length, max_positions, dense } => {
             let position = position_arg(position)?;
             let rules = placement(&game)?;
-            let report = count(&rules, position.as_deref(), by_length, max_positions)?;
+            let report = count(&rules, position.as_deref(), by_length, max_positions, dense)?;
             if json {
                 println!("{}", serde_json::to_string(&report)?);
             } else {

@@ -139,6 +139,8 @@ fn count_reports_games_positions_and_lengths() {
         .map(|l| (l["moves"].as_u64().unwrap(), l["games"].as_u64().unwrap()))
         .collect();
     assert_eq!(lengths, vec![(5, 1440), (6, 5328), (7, 47952), (8, 72576), (9, 127872)]);
+    let dense = json(&["count", "tictactoe", "--json", "--by-length", "--dense"]);
+    assert_eq!(dense, j, "dense tables and hash maps agree");
     // A finished position is one game.
     let j = json(&["count", "tictactoe", "XXXOO....", "--json"]);
     assert_eq!((j["games"].as_u64(), j["first_player_wins"].as_u64()), (Some(1), Some(1)));

@@ -6,7 +6,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 use xo_core::games::board::Board;
 use xo_core::rules::parse_game;
-use xo_core::solve::enumerate::census;
+use xo_core::solve::enumerate::{census, census_with};
 
 /// The published total for 4x4 four-in-a-row.
 const TOTAL: u128 = 15_038_733_958_272;
@@ -46,6 +46,15 @@ fn main() {
         c.positions,
         peak_mib().unwrap_or(f64::NAN)
     );
+
+    for dense in [false, true] {
+        let (t, d) = best_of(3, || {
+            census_with(&board, &Default::default(), 1 << 24, dense, |_, _| {}).expect("fits")
+        });
+        assert_eq!(d, c, "dense tables and hash maps agree");
+        let how = if dense { "dense tables" } else { "hash maps" };
+        println!("  merging in {how:<12} {:>8.3} s", t.as_secs_f64());
+    }
 
     let dir = std::env::temp_dir().join("xo-count-bench");
     std::fs::create_dir_all(&dir).expect("temp dir");

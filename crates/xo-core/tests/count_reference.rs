@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use xo_core::game::Game;
 use xo_core::games::board::Board;
 use xo_core::rules::{parse_game, Position, Rules};
-use xo_core::solve::enumerate::{census, plain_count};
+use xo_core::solve::enumerate::{census, census_with, plain_count};
 use xo_core::solve::reach::Reachability;
 
 /// SplitMix64, so failures reproduce.
@@ -56,6 +56,8 @@ fn check_census(name: &str, min_plies: usize, count: usize, seed: u64) {
         let text = pos.to_text(&rules);
         let c = census(&board, &board.encode(&pos), 1 << 22, |_, _| {}).unwrap();
         assert_eq!(c.games, plain_count(&rules, &pos), "{name} {text}");
+        let sparse = census_with(&board, &board.encode(&pos), 1 << 22, false, |_, _| {}).unwrap();
+        assert_eq!(sparse, c, "{name} {text}: hash maps and dense tables agree");
         let by_length_total =
             c.by_length.iter().fold(xo_core::solve::count::GameCounts::default(), |a, &b| a + b);
         assert_eq!(by_length_total, c.games, "{name} {text}: lengths add up");
