@@ -8,6 +8,7 @@
 //! - treblecross on 99 strips of 10^5 cells: the first call (Grundy values built) and later calls.
 //! - lol on 20-cell strips: time per strip, checked against mirror images.
 
+use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::fs;
 use std::hint::black_box;
 use std::io::{Read, Write};
@@ -21,23 +22,6 @@ use xo_core::games::treblecross::TreblecrossStrip;
 use xo_core::solve::grundy::NimSequence;
 use xo_core::solve::lol::LolSolver;
 use xo_core::Value;
-
-/// A small deterministic generator (SplitMix64): the same inputs on every run.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// Runs `f` `runs` times; returns the best time and the last result.
 fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
@@ -107,7 +91,7 @@ const TTT_KNOWN: [(&str, &str); 6] = [
 /// 10^6 grids: the known ones, then 90% grids from random legal games stopped at a random ply,
 /// 10% uniformly random grids (nearly all unreachable).
 fn ttt_input(lines: usize) -> Vec<u8> {
-    let mut rng = SplitMix(2022);
+    let mut rng = StdRng::seed_from_u64(2022);
     let mut input = format!("{lines}\n").into_bytes();
     for (grid, _) in TTT_KNOWN {
         input.extend_from_slice(grid.as_bytes());
@@ -115,19 +99,19 @@ fn ttt_input(lines: usize) -> Vec<u8> {
     }
     for _ in TTT_KNOWN.len()..lines {
         let mut g = [b'.'; 9];
-        if rng.below(10) == 0 {
+        if rng.random_range(0..10) == 0 {
             for c in &mut g {
-                *c = b".XO"[rng.below(3) as usize];
+                *c = b".XO"[rng.random_range(0..3) as usize];
             }
         } else {
-            let plies = rng.below(10);
+            let plies = rng.random_range(0..10);
             let mut mark = b'X';
             for _ in 0..plies {
                 if ttt_won(&g) {
                     break;
                 }
                 let empty: Vec<usize> = (0..9).filter(|&c| g[c] == b'.').collect();
-                g[empty[rng.below(empty.len() as u64) as usize]] = mark;
+                g[empty[rng.random_range(0..empty.len() as u64) as usize]] = mark;
                 mark = if mark == b'X' { b'O' } else { b'X' };
             }
         }
@@ -305,7 +289,7 @@ fn ttt_count(dir: &Path) {
 /// 99 strips of `n` cells: all empty, one with XXX, strips whose X's are 3+ apart (no immediate
 /// win, so the Grundy analysis runs) at several densities, and strips of independent random X's.
 fn treblecross_strips(n: usize) -> Vec<Vec<u8>> {
-    let mut rng = SplitMix(10561);
+    let mut rng = StdRng::seed_from_u64(10561);
     let mut strips = vec![vec![b'.'; n]];
     let mut won = vec![b'.'; n];
     won[n / 2 - 1..n / 2 + 2].copy_from_slice(b"XXX");
@@ -317,17 +301,17 @@ fn treblecross_strips(n: usize) -> Vec<Vec<u8>> {
             // Independent X's, one in 50 to 5000 cells: some strips have immediate wins.
             let density = [50u64, 500, 5000][k % 3];
             for c in &mut s {
-                if rng.below(density) == 0 {
+                if rng.random_range(0..density) == 0 {
                     *c = b'X';
                 }
             }
         } else {
             // X's with gaps of at least 3: the mover never wins at once.
             let mean_gap = [20u64, 200, 2_000, 20_000][k % 4];
-            let mut i = rng.below(mean_gap) as usize;
+            let mut i = rng.random_range(0..mean_gap) as usize;
             while i < n {
                 s[i] = b'X';
-                i += 3 + rng.below(2 * mean_gap) as usize;
+                i += 3 + rng.random_range(0..2 * mean_gap) as usize;
             }
         }
         strips.push(s);
@@ -360,7 +344,7 @@ fn treblecross() {
     // the opponent wins; a strip with XXX is lost with no move.
     assert!(analyses[0].winning, "the empty strip of {N} is a first-player win");
     assert!(!analyses[1].winning && analyses[1].winning_moves.is_empty(), "XXX strip");
-    let mut rng = SplitMix(7);
+    let mut rng = StdRng::seed_from_u64(7);
     let (mut checked_win, mut checked_other) = (0, 0);
     let already_won: Vec<usize> = (0..strips.len()).filter(|&k| parsed[k].is_won()).collect();
     for &k in &already_won {
@@ -387,7 +371,7 @@ fn treblecross() {
         }
         let mut others = 0;
         while others < 12 {
-            let c = rng.below(N as u64) as usize;
+            let c = rng.random_range(0..N as u64) as usize;
             if strip[c] == b'.' && moves.binary_search(&c).is_err() {
                 let after = play(c);
                 assert!(
@@ -466,16 +450,16 @@ fn treblecross() {
 fn lol() {
     const N: usize = 20;
     const STRIPS: usize = 36;
-    let mut rng = SplitMix(43695);
+    let mut rng = StdRng::seed_from_u64(43695);
     let mut strips = Vec::new();
     while strips.len() < STRIPS {
-        let filled = 2 + rng.below(5) as usize;
+        let filled = 2 + rng.random_range(0..5) as usize;
         let mut s = vec![b'*'; N];
         let mut placed = 0;
         while placed < filled {
-            let i = rng.below(N as u64) as usize;
+            let i = rng.random_range(0..N as u64) as usize;
             if s[i] == b'*' {
-                s[i] = if rng.below(2) == 0 { b'L' } else { b'O' };
+                s[i] = if rng.random_range(0..2) == 0 { b'L' } else { b'O' };
                 placed += 1;
             }
         }

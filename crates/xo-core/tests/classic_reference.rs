@@ -5,6 +5,7 @@
 //! plain minimax) with its own board representation, so a bug shared by engine and reference would
 //! need to be written twice.
 
+use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::collections::HashSet;
 use xo_core::game::Game;
 use xo_core::games::grid::{GridPosition, MnkGame};
@@ -16,23 +17,6 @@ use xo_core::solve::grundy::NimSequence;
 use xo_core::solve::lol::{plain_value, LolSolver};
 use xo_core::solve::reach::Reachability;
 use xo_core::Value;
-
-/// A small deterministic generator (SplitMix64), so random cases are the same on every run.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Tic-tac-toe
@@ -292,13 +276,13 @@ fn treblecross_matches_minimax_on_every_strip_up_to_14_cells() {
 
 #[test]
 fn treblecross_matches_minimax_on_random_strips_of_15_to_20_cells() {
-    let mut rng = SplitMix(0x7EB1E);
+    let mut rng = StdRng::seed_from_u64(0x7EB1E);
     let mut seq = NimSequence::new(OctalGame::dot007());
     for n in 15..=20 {
         let mut reference = TrebleMinimax::new(n);
         for _ in 0..150 {
             // Sparse strips: each cell an X with probability 1/6, so many stay undecided.
-            let mask = (0..n).fold(0u32, |m, i| m | u32::from(rng.below(6) == 0) << i);
+            let mask = (0..n).fold(0u32, |m, i| m | u32::from(rng.random_range(0..6) == 0) << i);
             let text = treble_text(mask, n);
             let got = TreblecrossStrip::parse(&text).unwrap().analyse(&mut seq);
             let (win, moves) = reference.analyse(mask);
@@ -446,20 +430,20 @@ fn lol_fresh_solver_matches_minimax_on_every_strip_of_7_cells() {
 
 #[test]
 fn lol_matches_minimax_on_random_strips_of_9_to_14_cells() {
-    let mut rng = SplitMix(0x101);
+    let mut rng = StdRng::seed_from_u64(0x101);
     let mut solver = LolSolver::new();
     let mut seen = [0u32; 3];
     for n in 9..=14usize {
         let mut reference = LolMinimax::new(n);
         for _ in 0..80 {
             // At least three filled cells: pick distinct cells, then letters.
-            let filled = 3 + rng.below(n as u64 - 3) as usize;
+            let filled = 3 + rng.random_range(0..n as u64 - 3) as usize;
             let mut digits = vec![0u32; n];
             let mut placed = 0;
             while placed < filled {
-                let i = rng.below(n as u64) as usize;
+                let i = rng.random_range(0..n as u64) as usize;
                 if digits[i] == 0 {
-                    digits[i] = 1 + rng.below(2) as u32;
+                    digits[i] = 1 + rng.random_range(0..2) as u32;
                     placed += 1;
                 }
             }

@@ -1,6 +1,7 @@
 //! The layered census against plain enumeration on random positions of every family member, the
 //! retrograde reachability check against forward search, and published counts.
 
+use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::collections::HashSet;
 use xo_core::game::Game;
 use xo_core::games::board::Board;
@@ -8,20 +9,7 @@ use xo_core::rules::{parse_game, Position, Rules};
 use xo_core::solve::enumerate::{census, census_with, plain_count};
 use xo_core::solve::reach::Reachability;
 
-/// SplitMix64, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
-
-fn random_position(rules: &Rules, plies: usize, rng: &mut Rng) -> Position {
+fn random_position(rules: &Rules, plies: usize, rng: &mut StdRng) -> Position {
     let mut pos = rules.start();
     for _ in 0..plies {
         let mut moves = Vec::new();
@@ -29,7 +17,7 @@ fn random_position(rules: &Rules, plies: usize, rng: &mut Rng) -> Position {
         if moves.is_empty() {
             break;
         }
-        pos = rules.play(&pos, moves[rng.below(moves.len())]);
+        pos = rules.play(&pos, moves[rng.random_range(0..moves.len())]);
     }
     pos
 }
@@ -49,9 +37,9 @@ fn plain_positions(rules: &Rules, pos: &Position, seen: &mut HashSet<Position>) 
 fn check_census(name: &str, min_plies: usize, count: usize, seed: u64) {
     let rules = parse_game(name).unwrap();
     let board = Board::new(&rules).unwrap();
-    let mut rng = Rng(seed);
+    let mut rng = StdRng::seed_from_u64(seed);
     for _ in 0..count {
-        let plies = min_plies + rng.below(rules.cells() - min_plies);
+        let plies = min_plies + rng.random_range(0..rules.cells() - min_plies);
         let pos = random_position(&rules, plies, &mut rng);
         let text = pos.to_text(&rules);
         let c = census(&board, &board.encode(&pos), 1 << 22, |_, _| {}).unwrap();

@@ -1,6 +1,7 @@
 //! The bitboard negamax (`Searcher`) against plain minimax on the rules themselves, on random
 //! positions of every family member: value and remoteness of the position and of every move.
 
+use rand::{rngs::StdRng, Rng, SeedableRng};
 use xo_core::game::Game;
 use xo_core::games::board::{Board, BoardMove};
 use xo_core::rules::{parse_game, Position, Rules, Setup};
@@ -8,25 +9,8 @@ use xo_core::solve::minimax::plain_score;
 use xo_core::solve::negamax::Searcher;
 use xo_core::Value;
 
-/// SplitMix64: a small deterministic generator, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// A random unfinished position after `plies` random legal moves, if play lasts that long.
-fn random_position(rules: &Rules, plies: usize, rng: &mut Rng) -> Option<Position> {
+fn random_position(rules: &Rules, plies: usize, rng: &mut StdRng) -> Option<Position> {
     let mut pos = rules.start();
     for _ in 0..plies {
         let mut moves = Vec::new();
@@ -34,7 +18,7 @@ fn random_position(rules: &Rules, plies: usize, rng: &mut Rng) -> Option<Positio
         if moves.is_empty() {
             return None;
         }
-        pos = rules.play(&pos, moves[rng.below(moves.len())]);
+        pos = rules.play(&pos, moves[rng.random_range(0..moves.len())]);
     }
     Some(pos)
 }
@@ -44,11 +28,11 @@ fn random_position(rules: &Rules, plies: usize, rng: &mut Rng) -> Option<Positio
 fn check_game(rules: &Rules, min_plies: usize, count: usize, seed: u64) {
     let board = Board::new(rules).unwrap();
     let mut searcher = Searcher::new(&board, 1 << 20);
-    let mut rng = Rng(seed);
+    let mut rng = StdRng::seed_from_u64(seed);
     let mut checked = 0;
     let mut values = [0usize; 3];
     while checked < count {
-        let plies = min_plies + rng.below(rules.cells() - min_plies);
+        let plies = min_plies + rng.random_range(0..rules.cells() - min_plies);
         let Some(pos) = random_position(rules, plies, &mut rng) else { continue };
         let text = pos.to_text(rules);
         let bits = board.encode(&pos);
