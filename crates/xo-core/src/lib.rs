@@ -14,11 +14,12 @@
 //! - [`solve`]: the engines (counting, reachability, Grundy values, LOL search).
 //!
 //! ```
-//! use xo_core::games::grid::MnkGame;
+//! use xo_core::games::board::Board;
+//! use xo_core::rules::parse_game;
 //! use xo_core::solve::count::count_games;
 //! use xo_core::game::Game;
 //!
-//! let ttt = MnkGame::tic_tac_toe();
+//! let ttt = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
 //! let counts = count_games(&ttt, &ttt.start());
 //! assert_eq!((counts.first, counts.second, counts.draws), (131_184, 77_904, 46_080));
 //! ```

@@ -8,10 +8,11 @@
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::collections::HashSet;
 use xo_core::game::Game;
-use xo_core::games::grid::{GridPosition, MnkGame};
+use xo_core::games::board::{Board, BoardPosition};
 use xo_core::games::lol::LolStrip;
 use xo_core::games::octal::OctalGame;
 use xo_core::games::treblecross::TreblecrossStrip;
+use xo_core::rules::parse_game;
 use xo_core::solve::count::{count_games, GameCounter};
 use xo_core::solve::grundy::NimSequence;
 use xo_core::solve::lol::{plain_value, LolSolver};
@@ -47,12 +48,12 @@ fn rank_of_grid(g: &Grid) -> u32 {
     g.iter().rev().fold(0, |acc, &c| acc * 3 + c as u32)
 }
 
-fn position_of_grid(g: &Grid) -> GridPosition {
-    let mut pos = GridPosition::default();
+fn position_of_grid(g: &Grid) -> BoardPosition {
+    let mut pos = BoardPosition::default();
     for (i, &c) in g.iter().enumerate() {
         match c {
-            1 => pos.x |= 1 << i,
-            2 => pos.o |= 1 << i,
+            1 => pos.a |= 1 << i,
+            2 => pos.b |= 1 << i,
             _ => {}
         }
     }
@@ -123,19 +124,19 @@ fn count_plain(g: &mut Grid) -> (u64, u64, u64) {
 
 #[test]
 fn ttt_rank_and_unrank_match_base_three() {
-    let ttt = MnkGame::tic_tac_toe();
+    let ttt = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
     for rank in 0..3u32.pow(9) {
         let g = grid_of_rank(rank);
         let pos = position_of_grid(&g);
-        assert_eq!(ttt.rank(&pos), rank as u64, "rank of {g:?}");
-        assert_eq!(ttt.unrank(rank as u64), pos, "unrank of {rank}");
+        assert_eq!(ttt.rank(&pos), rank as u128, "rank of {g:?}");
+        assert_eq!(ttt.unrank(rank as u128), pos, "unrank of {rank}");
         assert_eq!(rank_of_grid(&g), rank);
     }
 }
 
 #[test]
 fn ttt_reachability_matches_forward_enumeration_on_all_grids() {
-    let ttt = MnkGame::tic_tac_toe();
+    let ttt = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
     let forward = forward_reachable();
     // Published: 5478 distinct legal positions of tic-tac-toe.
     assert_eq!(forward.len(), 5478);
@@ -158,7 +159,7 @@ fn ttt_reachability_matches_forward_enumeration_on_all_grids() {
 
 #[test]
 fn ttt_counts_match_plain_enumeration_on_every_reachable_grid() {
-    let ttt = MnkGame::tic_tac_toe();
+    let ttt = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
     let forward = forward_reachable();
     let mut counter = GameCounter::new(&ttt);
     let mut checked = 0;
@@ -177,7 +178,7 @@ fn ttt_counts_match_plain_enumeration_on_every_reachable_grid() {
 
 #[test]
 fn ttt_published_totals() {
-    let ttt = MnkGame::tic_tac_toe();
+    let ttt = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
     let c = count_games(&ttt, &ttt.start());
     assert_eq!((c.first, c.second, c.draws), (131_184, 77_904, 46_080));
     assert_eq!(c.total(), 255_168);

@@ -3,7 +3,8 @@
 
 use super::Answerer;
 use std::io::Write;
-use xo_core::games::grid::MnkGame;
+use xo_core::games::board::Board;
+use xo_core::rules::parse_game;
 use xo_core::solve::count::GameCounter;
 use xo_core::solve::reach::Reachability;
 
@@ -17,7 +18,7 @@ const GRIDS: usize = 19_683;
 /// `"131184 77904\n"`, takes 13.
 const SLOT: usize = 16;
 
-/// Each byte's base-3 digit in [`MnkGame::rank`]'s numbering (`.` 0, `X` 1, `O` 2), `None` for
+/// Each byte's base-3 digit in [`Board::rank`]'s numbering (`.` 0, `X` 1, `O` 2), `None` for
 /// any other byte.
 const fn digit(b: u8) -> Option<u32> {
     match b {
@@ -81,13 +82,14 @@ impl TttCountAnswerer {
     /// assert_eq!(out, b"-1 -1\n");
     /// ```
     pub fn new() -> Self {
-        let ttt = MnkGame::tic_tac_toe();
-        debug_assert_eq!(ttt.cells() as usize, CELLS);
+        let rules = parse_game("tictactoe").expect("tic-tac-toe is built in");
+        let ttt = Board::new(&rules).expect("nine cells fit a board");
+        debug_assert_eq!(ttt.cells(), CELLS);
         let mut reach = Reachability::new(&ttt);
         let mut counter = GameCounter::new(&ttt);
         let slots = (0..GRIDS as u64)
             .map(|rank| {
-                let pos = ttt.unrank(rank);
+                let pos = ttt.unrank(u128::from(rank));
                 let mut slot = [0u8; SLOT];
                 let mut text = &mut slot[..SLOT - 1];
                 // The counts of tic-tac-toe are below 10^6, so 15 bytes always hold the line.
@@ -146,16 +148,16 @@ impl Answerer for TttCountAnswerer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use xo_core::games::grid::GridPosition;
+    use xo_core::games::board::BoardPosition;
 
     #[test]
     fn the_digit_rank_is_the_cores_rank() {
-        let ttt = MnkGame::tic_tac_toe();
+        let ttt = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
         let mut answerer = TttCountAnswerer::new();
         for rank in 0..GRIDS as u64 {
-            let pos = ttt.unrank(rank);
+            let pos = ttt.unrank(u128::from(rank));
             let text: Vec<u8> = (0..CELLS)
-                .map(|c| match (pos.x >> c & 1, pos.o >> c & 1) {
+                .map(|c| match (pos.a >> c & 1, pos.b >> c & 1) {
                     (1, _) => b'X',
                     (_, 1) => b'O',
                     _ => b'.',
@@ -168,7 +170,7 @@ mod tests {
             assert_eq!(out[4..], slot[..usize::from(slot[SLOT - 1])]);
             assert_eq!(out.last(), Some(&b'\n'));
         }
-        assert_eq!(ttt.rank(&GridPosition { x: 0, o: 1 << 8 }), 2 * 3u64.pow(8));
+        assert_eq!(ttt.rank(&BoardPosition { a: 0, b: 1 << 8 }), 2 * 3u128.pow(8));
     }
 
     #[test]

@@ -378,6 +378,37 @@ impl Board {
         best
     }
 
+    /// The position's rank in base 3: cell 0 is the least significant digit, an empty cell 0,
+    /// mark 1 (X) 1, mark 2 (O) 2. Dense tables index positions by it.
+    ///
+    /// ```
+    /// use xo_core::games::board::{Board, BoardPosition};
+    /// use xo_core::rules::parse_game;
+    /// let ttt = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
+    /// let p = BoardPosition { a: 0b1, b: 0b10 };
+    /// assert_eq!(ttt.rank(&p), 1 + 2 * 3);
+    /// assert_eq!(ttt.unrank(7), p);
+    /// ```
+    pub fn rank(&self, pos: &BoardPosition) -> u128 {
+        (0..self.cells).rev().fold(0u128, |acc, c| {
+            acc * 3 + u128::from(pos.a >> c & 1) + 2 * u128::from(pos.b >> c & 1)
+        })
+    }
+
+    /// The inverse of [`Board::rank`].
+    pub fn unrank(&self, mut rank: u128) -> BoardPosition {
+        let mut pos = BoardPosition::default();
+        for c in 0..self.cells {
+            match rank % 3 {
+                1 => pos.a |= 1 << c,
+                2 => pos.b |= 1 << c,
+                _ => {}
+            }
+            rank /= 3;
+        }
+        pos
+    }
+
     /// The position's images under every symmetry of the board, the identity first, always in the
     /// same order.
     ///

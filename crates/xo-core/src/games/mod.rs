@@ -2,7 +2,6 @@
 //! Treblecross, heaps for octal games.
 
 pub mod board;
-pub mod grid;
 pub mod lol;
 pub mod octal;
 pub mod treblecross;

@@ -62,13 +62,14 @@ fn finished<G: Game>(game: &G, pos: &G::Position, value: Value) -> GameCounts {
 /// A memoised game counter; keep one alive to answer many positions of the same game.
 ///
 /// ```
-/// use xo_core::games::grid::{GridPosition, MnkGame};
+/// use xo_core::games::board::{Board, BoardPosition};
+/// use xo_core::rules::parse_game;
 /// use xo_core::solve::count::GameCounter;
 ///
-/// let ttt = MnkGame::tic_tac_toe();
+/// let ttt = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
 /// let mut counter = GameCounter::new(&ttt);
 /// // X in a corner, O in the centre: many games remain.
-/// let c = counter.count(&GridPosition { x: 0b1, o: 0b10000 });
+/// let c = counter.count(&BoardPosition { a: 0b1, b: 0b10000 });
 /// assert!(c.first > c.second);
 /// ```
 pub struct GameCounter<'g, G: Game> {
@@ -105,9 +106,10 @@ impl<'g, G: Game> GameCounter<'g, G> {
 ///
 /// ```
 /// use xo_core::game::Game;
-/// use xo_core::games::grid::MnkGame;
+/// use xo_core::games::board::Board;
+/// use xo_core::rules::parse_game;
 /// use xo_core::solve::count::count_games;
-/// let ttt = MnkGame::tic_tac_toe();
+/// let ttt = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
 /// assert_eq!(count_games(&ttt, &ttt.start()).total(), 255_168);
 /// ```
 pub fn count_games<G: Game>(game: &G, pos: &G::Position) -> GameCounts {

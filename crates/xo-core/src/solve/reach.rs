@@ -10,14 +10,15 @@ use std::collections::HashMap;
 /// A memoised retrograde reachability checker.
 ///
 /// ```
-/// use xo_core::games::grid::{GridPosition, MnkGame};
+/// use xo_core::games::board::{Board, BoardPosition};
+/// use xo_core::rules::parse_game;
 /// use xo_core::solve::reach::Reachability;
 ///
-/// let ttt = MnkGame::tic_tac_toe();
+/// let ttt = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
 /// let mut reach = Reachability::new(&ttt);
-/// assert!(reach.is_reachable(&GridPosition { x: 0b1, o: 0 }));
+/// assert!(reach.is_reachable(&BoardPosition { a: 0b1, b: 0 }));
 /// // Three O's against no X: O cannot have moved first.
-/// assert!(!reach.is_reachable(&GridPosition { x: 0, o: 0b111 }));
+/// assert!(!reach.is_reachable(&BoardPosition { a: 0, b: 0b111 }));
 /// ```
 pub struct Reachability<'g, G: Retrograde> {
     game: &'g G,
