@@ -55,7 +55,7 @@ enum Command {
         #[arg(long)]
         by_length: bool,
         /// The most positions held at one depth (bounds memory).
-        #[arg(long, default_value_t = 50_000_000)]
+        #[arg(long, default_value_t = 20_000_000)]
         max_positions: usize,
         /// Merge each depth in a dense table indexed by position rank where it fits (memory known
         /// in advance) instead of hash maps.

@@ -80,13 +80,7 @@ pub fn play(
         }
         if !human_moves(&pos) {
             let best = best_move(&board, &mut searcher, &pos)?;
-            writeln!(
-                out,
-                "xo plays {} ({} for xo, {} plies to go)",
-                move_name(rules, best.mv),
-                value_word(best.scored.value),
-                best.scored.remoteness
-            )?;
+            writeln!(out, "xo plays {}", describe(rules, &best))?;
             history.push(rules.play(&pos, (best.mv.cell as usize, best.mv.mark)));
             continue;
         }
@@ -107,13 +101,7 @@ pub fn play(
             )?,
             "hint" => {
                 let best = best_move(&board, &mut searcher, &pos)?;
-                writeln!(
-                    out,
-                    "hint: {} ({} in {} plies)",
-                    move_name(rules, best.mv),
-                    value_word(best.scored.value),
-                    best.scored.remoteness
-                )?;
+                writeln!(out, "hint: {}", describe(rules, &best))?;
             }
             "undo" => {
                 // Back to the person's previous turn: their move and xo's reply.
@@ -137,6 +125,17 @@ pub fn play(
             },
         }
     }
+}
+
+/// A move with its value for the player making it: `5 (draw, 7 plies to go)`.
+fn describe(rules: &Rules, m: &MoveScore) -> String {
+    let plies = if m.scored.remoteness == 1 { "ply" } else { "plies" };
+    format!(
+        "{} ({}, {} {plies} to go)",
+        move_name(rules, m.mv),
+        value_word(m.scored.value),
+        m.scored.remoteness
+    )
 }
 
 /// The best move for the player to move: best value, then quickest win or slowest loss.

@@ -131,8 +131,9 @@ pub fn solve(game: &GameArg, position: Option<&str>, opts: SolveOptions) -> Resu
     }
 }
 
-/// Whether the game is LOL up to renaming letters: a strip, two shared letters, the word `pqp`.
-fn lol_letters(rules: &Rules) -> Option<[char; 2]> {
+/// When the game is LOL up to renaming letters (a strip, two shared letters, the word `pqp`, normal
+/// play), the letter playing L's part.
+fn lol_outer_letter(rules: &Rules) -> Option<char> {
     match (&rules.marks, &rules.goal) {
         (Marks::Shared(letters), Goal::Word(w))
             if rules.height == 1
@@ -143,7 +144,7 @@ fn lol_letters(rules: &Rules) -> Option<[char; 2]> {
                 && w[0] == w[2]
                 && w[0] != w[1] =>
         {
-            Some([w[0], w[1]])
+            Some(w[0])
         }
         _ => None,
     }
@@ -161,7 +162,7 @@ fn solve_placement(rules: &Rules, pos: &Position, opts: SolveOptions) -> Result<
     let text = pos.to_text(rules);
     let mover = to_move(rules, pos);
     let fits = rules.cells() <= xo_core::games::board::MAX_BOARD_CELLS;
-    if let Some([p, q]) = lol_letters(rules) {
+    if let Some(outer) = lol_outer_letter(rules) {
         if opts.value_only || !fits {
             let mut report = SolveReport::new(&rules.name, text, mover, "lol-components");
             let letters: Vec<u8> = pos
@@ -169,11 +170,10 @@ fn solve_placement(rules: &Rules, pos: &Position, opts: SolveOptions) -> Result<
                 .iter()
                 .map(|&c| match c {
                     0 => b'*',
-                    c if rules.alphabet()[c as usize - 1] == p => b'L',
+                    c if rules.alphabet()[c as usize - 1] == outer => b'L',
                     _ => b'O',
                 })
                 .collect();
-            let _ = q;
             let strip = LolStrip::parse(&letters)?;
             let mut solver = LolSolver::new();
             solver.set_limits(opts.limits);
@@ -338,7 +338,7 @@ pub fn render_text(report: &SolveReport, rules: Option<&Rules>, pos: Option<&Pos
     }
     out.push_str(&format!("value: {}", report.value));
     if let Some(r) = report.remoteness {
-        out.push_str(&format!(" in {r} plies"));
+        out.push_str(&format!(" in {r} {}", if r == 1 { "ply" } else { "plies" }));
     }
     out.push('\n');
     if let (Some(values), Some(nim)) = (&report.heap_values, report.nim_sum) {
