@@ -24,10 +24,13 @@ pub fn parse_game(name: &str) -> Result<Rules, RulesError> {
         None => (name, None),
     };
     let numbers = |s: &str, want: usize| -> Result<Vec<u32>, RulesError> {
+        let what =
+            if want == 1 { "a whole number".to_string() } else { format!("{want} whole numbers") };
         let v: Vec<u32> =
-            s.split(',').map(|p| p.trim().parse::<u32>()).collect::<Result<_, _>>().map_err(
-                |_| RulesError::Invalid(format!("{name}: expected {want} whole numbers after ':'")),
-            )?;
+            s.split(',')
+                .map(|p| p.trim().parse::<u32>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| RulesError::Invalid(format!("{name}: expected {what} after ':'")))?;
         if v.len() != want {
             return Err(RulesError::Invalid(format!(
                 "{name}: expected {want} numbers after ':', found {}",
