@@ -1,0 +1,56 @@
+//! Exact scores of Pascal Pons' Connect 4 test sets (`shared/data/connect4`), every answer
+//! asserted: mean time per position for each set. Run: `cargo bench -p xo-core --bench connect4`
+//! (XO_C4_TAKE=N positions per set, 50 by default).
+
+use std::path::PathBuf;
+use std::time::Instant;
+use xo_core::games::board::{Board, BoardMove, BoardPosition};
+use xo_core::rules::parse_game;
+use xo_core::solve::negamax::Searcher;
+use xo_core::Value;
+
+fn main() {
+    let take: usize = std::env::var("XO_C4_TAKE").ok().and_then(|v| v.parse().ok()).unwrap_or(50);
+    let board = Board::new(&parse_game("connect4").expect("built in")).expect("42 cells");
+    let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "..", "..", "..", "shared", "data", "connect4"]
+        .iter()
+        .collect();
+    for set in ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
+    {
+        let Ok(text) = std::fs::read_to_string(dir.join(set)) else {
+            println!("{set}: not found in {}", dir.display());
+            continue;
+        };
+        let mut searcher = Searcher::new(&board, 1 << 28);
+        let (mut n, mut nodes) = (0u64, 0u64);
+        let start = Instant::now();
+        for line in text.lines().take(take) {
+            let (moves, want) = line.split_once(' ').expect("moves and score");
+            let want: i32 = want.trim().parse().expect("a score");
+            let mut pos = BoardPosition::default();
+            for ch in moves.chars() {
+                let col = ch.to_digit(10).expect("a digit") - 1;
+                let playable = board.playable(&pos);
+                let cell = (0..42u32).rev().find(|&c| c % 7 == col && playable >> c & 1 == 1);
+                let mark = if pos.plies() % 2 == 0 { 1 } else { 2 };
+                pos = board.play(&pos, BoardMove { cell: cell.expect("room") as u8, mark });
+            }
+            let s = searcher.score(&pos).expect("no budget");
+            let end = (pos.plies() + s.remoteness) as i32;
+            let got = match s.value {
+                Value::Win => (44 - end) / 2,
+                Value::Loss => -(44 - end) / 2,
+                Value::Draw => 0,
+            };
+            assert_eq!(got, want, "{set}: {moves}");
+            n += 1;
+            nodes += searcher.nodes();
+        }
+        let mean = start.elapsed().as_secs_f64() / n as f64;
+        println!(
+            "{set}: {n} positions, mean {:.3} ms, {} positions searched each on average",
+            mean * 1e3,
+            nodes / n
+        );
+    }
+}
