@@ -1,6 +1,6 @@
 //! Exact scores of Pascal Pons' Connect 4 test sets (`shared/data/connect4`), every answer
 //! asserted: mean time per position for each set. Run: `cargo bench -p xo-core --bench connect4`
-//! (XO_C4_TAKE=N positions per set, 50 by default).
+//! (XO_C4_TAKE=N positions per set, 10 by default; the begin-game sets take seconds each).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -10,7 +10,7 @@ use xo_core::solve::negamax::Searcher;
 use xo_core::Value;
 
 fn main() {
-    let take: usize = std::env::var("XO_C4_TAKE").ok().and_then(|v| v.parse().ok()).unwrap_or(50);
+    let take: usize = std::env::var("XO_C4_TAKE").ok().and_then(|v| v.parse().ok()).unwrap_or(10);
     let board = Board::new(&parse_game("connect4").expect("built in")).expect("42 cells");
     let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "..", "..", "..", "shared", "data", "connect4"]
         .iter()
