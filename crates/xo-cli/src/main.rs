@@ -54,8 +54,8 @@ enum Command {
         /// Also split the games by their number of moves.
         #[arg(long)]
         by_length: bool,
-        /// The most positions held at one depth (bounds memory).
-        #[arg(long, default_value_t = 20_000_000)]
+        /// The most positions held at one depth (bounds memory: about 200 bytes each).
+        #[arg(long, default_value_t = 10_000_000)]
         max_positions: usize,
         /// Merge each depth in a dense table indexed by position rank where it fits (memory known
         /// in advance) instead of hash maps.

@@ -123,7 +123,7 @@ impl SolveReport {
 /// ```
 pub fn solve(game: &GameArg, position: Option<&str>, opts: SolveOptions) -> Result<SolveReport> {
     match game {
-        GameArg::Octal(octal) => solve_heaps(octal, position.unwrap_or("")),
+        GameArg::Octal(octal) => solve_heaps(octal, position.unwrap_or(""), opts),
         GameArg::Placement(rules) => {
             let pos = read_position(rules, position)?;
             solve_placement(rules, &pos, opts)
@@ -191,7 +191,7 @@ fn solve_placement(rules: &Rules, pos: &Position, opts: SolveOptions) -> Result<
         }
     }
     if is_treblecross(rules) && (opts.value_only || !fits) {
-        return Ok(solve_treblecross(rules, pos, text, mover, opts.value_only));
+        return Ok(solve_treblecross(rules, pos, text, mover, opts));
     }
     if !fits {
         bail!(
@@ -256,8 +256,9 @@ fn solve_treblecross(
     pos: &Position,
     text: String,
     mover: String,
-    value_only: bool,
+    opts: SolveOptions,
 ) -> SolveReport {
+    let value_only = opts.value_only;
     let bytes: Vec<u8> = pos.cells().iter().map(|&c| if c == 0 { b'.' } else { b'X' }).collect();
     let mut report = SolveReport::new(&rules.name, text, mover, "grundy");
     let Ok(strip) = TreblecrossStrip::parse(&bytes) else {
@@ -267,6 +268,15 @@ fn solve_treblecross(
         return report;
     };
     let mut seq = NimSequence::new(OctalGame::dot007());
+    // A free run of L cells is a .007 heap of L + 2: compute that far within the time budget.
+    let longest = strip.free_runs().iter().map(|&(_, len)| len).max().unwrap_or(0);
+    if let Err(reached) = seq.extend_within(longest + 2, grundy_deadline(opts)) {
+        report.note = Some(format!(
+            "stopped at the time budget with Grundy values up to heap {reached} of {}; the value is unknown",
+            longest + 2
+        ));
+        return report;
+    }
     let analysis = strip.analyse(&mut seq);
     report.value = if analysis.winning { "win" } else { "loss" }.into();
     if !value_only && !strip.is_won() {
@@ -288,21 +298,32 @@ fn solve_treblecross(
 }
 
 /// A sum of heaps of an octal game, written as heap sizes separated by spaces.
-fn solve_heaps(game: &OctalGame, heaps_text: &str) -> Result<SolveReport> {
+fn solve_heaps(game: &OctalGame, heaps_text: &str, opts: SolveOptions) -> Result<SolveReport> {
     let heaps: Vec<usize> = heaps_text
         .split_whitespace()
         .map(|h| {
             h.parse::<usize>().with_context(|| format!("heap size {h:?} is not a whole number"))
         })
         .collect::<Result<_>>()?;
-    let mut seq = NimSequence::new(game.clone());
-    let a = analyse_sum(&mut seq, &heaps)?;
     let mut report = SolveReport::new(
         &format!("octal:{game}"),
         heaps.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" "),
         "first player".into(),
         "grundy",
     );
+    let largest = heaps.iter().copied().max().unwrap_or(0);
+    let limit = xo_core::solve::grundy::max_heap(game);
+    if largest > limit {
+        bail!("heap {largest} is too large: at most {limit} tokens for this game");
+    }
+    let mut seq = NimSequence::new(game.clone());
+    if let Err(reached) = seq.extend_within(largest, grundy_deadline(opts)) {
+        report.note = Some(format!(
+            "stopped at the time budget with Grundy values up to heap {reached} of {largest}; the value is unknown"
+        ));
+        return Ok(report);
+    }
+    let a = analyse_sum(&mut seq, &heaps)?;
     report.value = value_word(a.value).into();
     report.heap_values = Some(a.heap_values.clone());
     report.nim_sum = Some(a.nim_sum);
@@ -317,6 +338,12 @@ fn solve_heaps(game: &OctalGame, heaps_text: &str) -> Result<SolveReport> {
             .collect(),
     );
     Ok(report)
+}
+
+/// When Grundy values must stop: `--timeout` if given, else ten minutes, so no query runs on
+/// unbounded.
+fn grundy_deadline(opts: SolveOptions) -> Option<std::time::Instant> {
+    Some(std::time::Instant::now() + opts.limits.timeout.unwrap_or(Duration::from_secs(600)))
 }
 
 fn progress_bar() -> Option<indicatif::ProgressBar> {

@@ -87,6 +87,10 @@ fn solve_stops_at_its_budget() {
     assert!(j["note"].as_str().unwrap().contains("budget"));
     let j = json(&["solve", "lol:60", "--value-only", "--timeout", "0.2", "--json"]);
     assert_eq!(j["value"], "unknown");
+    let j = json(&["solve", "treblecross:3000000", "--value-only", "--timeout", "0.2", "--json"]);
+    assert_eq!(j["value"], "unknown");
+    let j = json(&["solve", "dawson-kayles", "20000000", "--timeout", "0.2", "--json"]);
+    assert_eq!(j["value"], "unknown");
 }
 
 #[test]
@@ -120,6 +124,7 @@ fn bad_input_is_named_with_exit_status_2() {
     bad_input(&["solve", "tictactoe", "--timeout", "nan"], "--timeout");
     bad_input(&["solve", "kayles", "5 x"], "\"x\"");
     bad_input(&["count", "mnk:4,4,4", "--max-positions", "10"], "more than 10 positions");
+    bad_input(&["count", "lol:30"], "raise the limit");
     bad_input(&["check", "tictactoe", "XO"], "expected 9 cells");
     bad_input(&["play", "kayles"], "octal game");
 }

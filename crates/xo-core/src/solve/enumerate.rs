@@ -31,8 +31,8 @@ pub struct Census {
 /// Why a census stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CensusError {
-    /// One depth holds more positions than allowed.
-    #[error("depth {depth} holds more than {limit} positions; raise the limit or count from a fuller position")]
+    /// One depth holds (or would send on) more positions than allowed.
+    #[error("depth {depth} holds more than {limit} positions (or their moves more than {n} times as many); raise the limit or count from a fuller position", n = CHILDREN_PER_POSITION)]
     TooManyPositions {
         /// The depth (moves made) that overflowed.
         depth: u32,
@@ -103,7 +103,15 @@ pub fn census_with(
     let mut layer: Vec<(BoardPosition, u128)> = vec![(canonical(board, &group, start), 1)];
     let mut depth = start.plies();
     while !layer.is_empty() {
-        if layer.len() > max_layer {
+        // Bound memory before expanding: the layer itself, and every child it could send on.
+        let children: usize = layer
+            .par_iter()
+            .map(|(pos, _)| {
+                let marks = board.marks_to_move(pos).count_ones() as usize;
+                board.playable(pos).count_ones() as usize * marks
+            })
+            .sum();
+        if layer.len() > max_layer || children > max_layer.saturating_mul(CHILDREN_PER_POSITION) {
             return Err(CensusError::TooManyPositions { depth, limit: max_layer });
         }
         // Expand in parallel; children go to shards by hash, so each shard is merged once.
@@ -146,6 +154,9 @@ pub fn census_with(
     }
     Ok(result)
 }
+
+/// Children held while expanding a depth, at most, per position allowed at a depth.
+const CHILDREN_PER_POSITION: usize = 4;
 
 /// Children are spread over this many shards by hash.
 const SHARDS: usize = 64;

@@ -116,6 +116,32 @@ impl NimSequence {
         self.engine.values()
     }
 
+    /// Like [`NimSequence::extend_to`], but in blocks, giving up once `deadline` has passed (the
+    /// values computed so far are kept). `Err` carries how far the sequence got.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use xo_core::games::octal::OctalGame;
+    /// use xo_core::solve::grundy::NimSequence;
+    /// let mut seq = NimSequence::new(OctalGame::dot007());
+    /// assert!(seq.extend_within(1000, Some(Instant::now() + Duration::from_secs(60))).is_ok());
+    /// assert!(seq.extend_within(10_000_000, Some(Instant::now())).is_err());
+    /// ```
+    pub fn extend_within(
+        &mut self,
+        upto: usize,
+        deadline: Option<std::time::Instant>,
+    ) -> Result<&[Grundy], usize> {
+        while self.values().len() <= upto {
+            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                return Err(self.values().len());
+            }
+            let next = (self.values().len() + 4095).min(upto);
+            self.engine.extend_to(next);
+        }
+        Ok(self.engine.values())
+    }
+
     /// The sparse-space classification in use, if the sparse method is running.
     ///
     /// ```
