@@ -10,7 +10,10 @@ use xo_core::game::Game;
 use xo_core::games::board::{Board, BoardMove};
 use xo_core::rules::{Position, Rules};
 use xo_core::solve::minimax::preference;
-use xo_core::solve::negamax::{MoveScore, Searcher};
+use xo_core::solve::negamax::{Limits, MoveScore, Searcher};
+
+/// The most time xo takes to solve one position during a game.
+const THINK: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// Which side the person plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +45,7 @@ pub fn play(
 ) -> Result<()> {
     let board = Board::new(rules)?;
     let mut searcher = Searcher::new(&board, crate::solve::table_bytes(rules, table_mib));
+    searcher.set_limits(Limits { max_nodes: None, timeout: Some(THINK) });
     let mut line = String::new();
     let mut read = |line: &mut String| -> Result<bool> {
         line.clear();
@@ -140,7 +144,12 @@ fn describe(rules: &Rules, m: &MoveScore) -> String {
 
 /// The best move for the player to move: best value, then quickest win or slowest loss.
 fn best_move(board: &Board, searcher: &mut Searcher, pos: &Position) -> Result<MoveScore> {
-    let analysis = searcher.analyse(&board.encode(pos))?;
+    let analysis = searcher.analyse(&board.encode(pos)).map_err(|_| {
+        anyhow::anyhow!(
+            "xo cannot solve this position within {} s; try a smaller game",
+            THINK.as_secs()
+        )
+    })?;
     analysis
         .moves
         .into_iter()

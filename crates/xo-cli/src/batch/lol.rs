@@ -7,8 +7,10 @@ use xo_core::solve::lol::LolSolver;
 /// Table entries kept between lines before the solver's tables are emptied, to bound memory.
 const TABLE_LIMIT: usize = 4_000_000;
 
+/// The memory the solver may use for one strip; a strip that needs more is refused.
+const MEMORY: usize = 4 << 30;
+
 /// Answers with the core's component-splitting LOL solver, whose tables carry over between lines.
-#[derive(Default)]
 pub struct LolAnswerer {
     solver: LolSolver,
 }
@@ -23,7 +25,15 @@ impl LolAnswerer {
     /// assert_eq!(out, b"1\n");
     /// ```
     pub fn new() -> Self {
-        Self::default()
+        let mut solver = LolSolver::new();
+        solver.set_memory(MEMORY);
+        LolAnswerer { solver }
+    }
+}
+
+impl Default for LolAnswerer {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -40,7 +50,9 @@ impl Answerer for LolAnswerer {
         if self.solver.table_len() > TABLE_LIMIT {
             self.solver.clear();
         }
-        let value = self.solver.value(&strip);
+        let value = self.solver.value_within(&strip).map_err(|_| {
+            format!("this strip needs more than the {} GiB the LOL solver may use", MEMORY >> 30)
+        })?;
         out.extend_from_slice(match value.as_i8() {
             1 => b"1\n",
             0 => b"0\n",
