@@ -91,6 +91,12 @@ fn solve_stops_at_its_budget() {
     assert_eq!(j["value"], "unknown");
     let j = json(&["solve", "dawson-kayles", "20000000", "--timeout", "0.2", "--json"]);
     assert_eq!(j["value"], "unknown");
+    // Deeper than the LOL solver's recursion may go: stopped, not crashed.
+    let j = json(&["solve", "lol:200000", "--value-only", "--json"]);
+    assert_eq!(j["value"], "unknown");
+    let out = xo_stdin(&["batch", "lol"], &format!("1\n{}\n", "*".repeat(20_000)));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2: this strip is beyond"));
 }
 
 #[test]

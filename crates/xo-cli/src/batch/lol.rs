@@ -51,7 +51,12 @@ impl Answerer for LolAnswerer {
             self.solver.clear();
         }
         let value = self.solver.value_within(&strip).map_err(|_| {
-            format!("this strip needs more than the {} GiB the LOL solver may use", MEMORY >> 30)
+            format!(
+                "this strip is beyond what the LOL solver settles within its budget ({} GiB of \
+                 tables, {} moves deep)",
+                MEMORY >> 30,
+                xo_core::solve::lol::MAX_DEPTH
+            )
         })?;
         out.extend_from_slice(match value.as_i8() {
             1 => b"1\n",

@@ -73,6 +73,10 @@ fn cell_bytes(cells: &[Cell]) -> Vec<u8> {
     cells.iter().map(|&c| c as u8).collect()
 }
 
+/// The deepest the recursion may go (each level fills one cell), well within a thread's stack; a
+/// query that needs more stops as over budget.
+pub const MAX_DEPTH: u32 = 4096;
+
 /// Rough bytes held per searched sum and per component with its options, for memory bounds.
 const SUM_BYTES: usize = 96;
 const COMPONENT_BYTES: usize = 640;
@@ -116,6 +120,8 @@ pub struct LolSolver {
     max_sums: usize,
     max_components: usize,
     nodes: u64,
+    /// Current recursion depth.
+    depth: u32,
     started: Option<Instant>,
     aborted: bool,
 }
@@ -144,6 +150,7 @@ impl LolSolver {
             max_sums: usize::MAX,
             max_components: usize::MAX,
             nodes: 0,
+            depth: 0,
             started: None,
             aborted: false,
         }
@@ -252,6 +259,19 @@ impl LolSolver {
     /// is Win or Draw, and a win must come from a move to a nim-sum of zero; with a zero nim-sum the
     /// value is Loss or Draw, and every move leads to a non-zero nim-sum.
     fn sum_value(&mut self, sum: &[ComponentId]) -> Value {
+        self.depth += 1;
+        let v = if self.depth > MAX_DEPTH {
+            self.aborted = true; // deeper than the stack allows: over budget
+            Value::Draw
+        } else {
+            self.sum_value_at_depth(sum)
+        };
+        self.depth -= 1;
+        v
+    }
+
+    /// [`LolSolver::sum_value`] once the recursion depth is known to be safe.
+    fn sum_value_at_depth(&mut self, sum: &[ComponentId]) -> Value {
         // Components that always end filled behave exactly like nim heaps of their nim-values
         // (the Sprague-Grundy copying argument goes through, since they never decide whether the
         // strip fills), so all of them merge into one heap of their nim-sum.
@@ -436,6 +456,18 @@ impl LolSolver {
 
     /// Nim-value and fillability of one component, memoised with its distinct options.
     fn info(&mut self, id: ComponentId) -> ComponentInfo {
+        if self.components[id as usize].1.is_none() && self.depth >= MAX_DEPTH {
+            self.aborted = true; // deeper than the stack allows: over budget
+            return ComponentInfo { nim: 0, fillable: true, always_fills: false };
+        }
+        self.depth += 1;
+        let info = self.info_at_depth(id);
+        self.depth -= 1;
+        info
+    }
+
+    /// [`LolSolver::info`] once the recursion depth is known to be safe.
+    fn info_at_depth(&mut self, id: ComponentId) -> ComponentInfo {
         if let Some(info) = self.components[id as usize].1 {
             return info;
         }
