@@ -10,6 +10,20 @@ use std::hash::Hash;
 ///
 /// Implementors promise: [`Game::moves`] yields nothing exactly when [`Game::outcome`] is `Some`,
 /// and every move increases [`Game::plies`] by one.
+///
+/// ```
+/// use xo_core::game::Game;
+/// use xo_core::rules::parse_game;
+/// use xo_core::Value;
+/// // Rules themselves are a (slow, obvious) Game: play a short LOL strip by hand.
+/// let lol = parse_game("lol:3").unwrap();
+/// let mut pos = lol.start();
+/// for mv in [(0, 1), (2, 1), (1, 2)] {
+///     pos = lol.play(&pos, mv); // L at 1, L at 3, O at 2
+/// }
+/// assert_eq!(lol.outcome(&pos), Some(Value::Loss)); // the player to move has lost
+/// assert_eq!(lol.plies(&pos), 3);
+/// ```
 pub trait Game {
     /// A position.
     type Position: Clone + Eq + Hash;

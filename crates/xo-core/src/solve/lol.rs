@@ -239,6 +239,16 @@ impl LolSolver {
 
     /// The value of `strip` for the player to move under perfect play, without a budget unless
     /// one was set (then check [`LolSolver::value_within`] instead).
+    ///
+    /// ```
+    /// use xo_core::games::lol::LolStrip;
+    /// use xo_core::solve::lol::LolSolver;
+    /// use xo_core::Value;
+    /// let mut solver = LolSolver::new();
+    /// assert_eq!(solver.value(&LolStrip::parse(b"L**L").unwrap()), Value::Loss);
+    /// assert_eq!(solver.value(&LolStrip::parse(b"LOL*").unwrap()), Value::Loss);
+    /// assert_eq!(solver.value(&LolStrip::empty(21).unwrap()), Value::Win);
+    /// ```
     pub fn value(&mut self, strip: &LolStrip) -> Value {
         if strip.has_lol() {
             return Value::Loss;

@@ -116,12 +116,36 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Sets the budget for each following query.
+    /// Sets the budget for each following query; over it a query returns [`Aborted`].
+    ///
+    /// ```
+    /// use xo_core::games::board::Board;
+    /// use xo_core::rules::parse_game;
+    /// use xo_core::solve::negamax::{Limits, Searcher};
+    /// let board = Board::new(&parse_game("connect4").unwrap()).unwrap();
+    /// let mut searcher = Searcher::new(&board, 1 << 20);
+    /// searcher.set_limits(Limits { max_nodes: Some(10_000), timeout: None });
+    /// assert!(searcher.value(&Default::default()).is_err());
+    /// ```
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
     }
 
-    /// Calls `f` every few thousand positions with the search's progress.
+    /// Calls `f` every few thousand positions with the search's progress: engines report, only
+    /// binaries print.
+    ///
+    /// ```
+    /// use std::cell::Cell;
+    /// use xo_core::games::board::Board;
+    /// use xo_core::rules::parse_game;
+    /// use xo_core::solve::negamax::Searcher;
+    /// let board = Board::new(&parse_game("mnk:4,4,4").unwrap()).unwrap();
+    /// let reports = Cell::new(0);
+    /// let mut searcher = Searcher::new(&board, 1 << 20);
+    /// searcher.on_progress(|p| reports.set(reports.get() + u64::from(p.nodes > 0)));
+    /// searcher.value(&Default::default()).unwrap();
+    /// assert!(reports.get() > 0);
+    /// ```
     pub fn on_progress(&mut self, f: impl FnMut(Progress) + 'a) {
         self.progress = Some(Box::new(f));
     }
@@ -146,6 +170,15 @@ impl<'a> Searcher<'a> {
     }
 
     /// The value of `pos` for the player to move, without remoteness: the fastest query.
+    ///
+    /// ```
+    /// use xo_core::games::board::Board;
+    /// use xo_core::rules::parse_game;
+    /// use xo_core::solve::negamax::Searcher;
+    /// use xo_core::Value;
+    /// let board = Board::new(&parse_game("mnk:4,4,4").unwrap()).unwrap();
+    /// assert_eq!(Searcher::new(&board, 1 << 20).value(&Default::default()), Ok(Value::Draw));
+    /// ```
     pub fn value(&mut self, pos: &BoardPosition) -> Result<Value, Aborted> {
         self.begin();
         let s = self.score_of(pos, -1, 1);
@@ -153,6 +186,23 @@ impl<'a> Searcher<'a> {
     }
 
     /// The exact value and remoteness of `pos`.
+    ///
+    /// ```
+    /// use xo_core::games::board::Board;
+    /// use xo_core::rules::{parse_game, Setup};
+    /// use xo_core::solve::negamax::Searcher;
+    /// use xo_core::Value;
+    /// let rules = parse_game("tictactoe").unwrap();
+    /// let board = Board::new(&rules).unwrap();
+    /// // X to move completes the top row at once.
+    /// let pos = Setup::parse(&rules, "XX. OO. ...").unwrap().validate(&rules).unwrap();
+    /// let s = Searcher::new(&board, 1 << 20).score(&board.encode(&pos)).unwrap();
+    /// assert_eq!((s.value, s.remoteness), (Value::Win, 1));
+    /// // O to move after X takes opposite corners: a draw, which lasts until the board is full.
+    /// let pos = Setup::parse(&rules, "X.. .O. ..X").unwrap().validate(&rules).unwrap();
+    /// let s = Searcher::new(&board, 1 << 20).score(&board.encode(&pos)).unwrap();
+    /// assert_eq!((s.value, s.remoteness), (Value::Draw, 6));
+    /// ```
     pub fn score(&mut self, pos: &BoardPosition) -> Result<Scored, Aborted> {
         self.begin();
         let s = self.exact(pos);
