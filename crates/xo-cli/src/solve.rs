@@ -16,7 +16,6 @@ use xo_core::rules::{Goal, Marks, Position, Rules};
 use xo_core::solve::grundy::{analyse_sum, NimSequence};
 use xo_core::solve::lol::LolSolver;
 use xo_core::solve::negamax::{Aborted, Limits, Searcher};
-use xo_core::Value;
 
 /// How `xo solve` should work and report.
 #[derive(Debug, Clone, Copy, Default)]
@@ -391,14 +390,4 @@ pub fn render_text(report: &SolveReport, rules: Option<&Rules>, pos: Option<&Pos
         out.push_str(&format!("note: {note}\n"));
     }
     out
-}
-
-/// The value word back as a [`Value`], for callers that need it (`unknown` is `None`).
-pub fn parse_value(word: &str) -> Option<Value> {
-    match word {
-        "win" => Some(Value::Win),
-        "draw" => Some(Value::Draw),
-        "loss" => Some(Value::Loss),
-        _ => None,
-    }
 }

@@ -333,20 +333,6 @@ impl Board {
         cells
     }
 
-    /// A move completing a pattern from `pos` for the player to move, if one exists.
-    pub fn completing_move(&self, pos: &BoardPosition) -> Option<BoardMove> {
-        let marks = self.marks_to_move(pos);
-        let cells = self.completing_cells(pos, marks);
-        if cells == 0 {
-            return None;
-        }
-        let cell = cells.trailing_zeros() as u8;
-        [1u8, 2].into_iter().filter(|m| marks >> (m - 1) & 1 == 1).find_map(|mark| {
-            let mv = BoardMove { cell, mark };
-            self.completes(&self.play(pos, mv), cell).then_some(mv)
-        })
-    }
-
     /// The legal moves in search order (cells most patterns pass through first).
     pub fn moves_ordered(&self, pos: &BoardPosition, out: &mut Vec<BoardMove>) {
         let playable = self.playable(pos);
