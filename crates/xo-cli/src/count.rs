@@ -3,7 +3,7 @@
 
 use crate::game::read_position;
 use crate::render::draw_board;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use serde::Serialize;
 use std::io::IsTerminal;
 use xo_core::games::board::Board;
@@ -163,20 +163,10 @@ pub struct CheckReport {
 /// ```
 pub fn check(rules: &Rules, position: &str) -> Result<CheckReport> {
     let setup = Setup::parse(rules, position)?;
-    if rules.cells() > xo_core::games::board::MAX_BOARD_CELLS {
-        bail!("xo check handles boards of at most 64 cells; {} has {}", rules.name, rules.cells());
-    }
-    let verdict = check_position(rules, &setup, 1 << 24).map_err(|a| {
-        anyhow::anyhow!("the check gave up after {} positions; the answer is unknown", a.nodes)
-    })?;
-    let text: String = setup
-        .cells
-        .iter()
-        .map(|&c| if c == 0 { '.' } else { rules.alphabet()[c as usize - 1] })
-        .collect();
+    let verdict = check_position(rules, &setup, 1 << 24)?;
     Ok(CheckReport {
         game: rules.name.clone(),
-        position: text,
+        position: setup.to_text(rules),
         reachable: verdict.is_none(),
         reason: verdict.map(|r| r.to_string()),
     })

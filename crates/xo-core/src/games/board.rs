@@ -194,8 +194,20 @@ impl Board {
 
     /// The bitboard of a validated position.
     pub fn encode(&self, pos: &Position) -> BoardPosition {
+        self.encode_cells(pos.cells())
+    }
+
+    /// The bitboard of cells in reading order (0 empty, 1 and 2 the marks), checked or not.
+    ///
+    /// ```
+    /// use xo_core::games::board::{Board, BoardPosition};
+    /// use xo_core::rules::parse_game;
+    /// let ttt = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
+    /// assert_eq!(ttt.encode_cells(&[2, 2, 0, 1, 0, 0, 0, 0, 0]), BoardPosition { a: 0b1000, b: 0b11 });
+    /// ```
+    pub fn encode_cells(&self, cells: &[u8]) -> BoardPosition {
         let mut p = BoardPosition::default();
-        for (i, &c) in pos.cells().iter().enumerate() {
+        for (i, &c) in cells.iter().enumerate() {
             match c {
                 1 => p.a |= 1 << i,
                 2 => p.b |= 1 << i,

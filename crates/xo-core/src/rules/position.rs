@@ -98,6 +98,17 @@ impl Setup {
         Ok(Setup { cells })
     }
 
+    /// The setup as text over `.` and the game's marks.
+    ///
+    /// ```
+    /// use xo_core::rules::{parse_game, Setup};
+    /// let ttt = parse_game("tictactoe").unwrap();
+    /// assert_eq!(Setup::parse(&ttt, "o o x ......").unwrap().to_text(&ttt), "OOX......");
+    /// ```
+    pub fn to_text(&self, rules: &Rules) -> String {
+        cells_text(rules, &self.cells)
+    }
+
     /// The empty board of `rules`.
     pub fn empty(rules: &Rules) -> Setup {
         Setup { cells: vec![0; rules.cells()] }
@@ -174,7 +185,12 @@ impl Position {
     /// assert_eq!(p.to_text(&lol), "L.O.");
     /// ```
     pub fn to_text(&self, rules: &Rules) -> String {
-        let alphabet = rules.alphabet();
-        self.cells.iter().map(|&c| if c == 0 { '.' } else { alphabet[c as usize - 1] }).collect()
+        cells_text(rules, &self.cells)
     }
+}
+
+/// Cells as text: `.` for empty, else the mark.
+fn cells_text(rules: &Rules, cells: &[u8]) -> String {
+    let alphabet = rules.alphabet();
+    cells.iter().map(|&c| if c == 0 { '.' } else { alphabet[c as usize - 1] }).collect()
 }

@@ -95,9 +95,21 @@ pub enum Unreachable {
     NoPath,
 }
 
+/// Why [`check_position`] could not decide.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    /// The board has more cells than the retrograde search handles.
+    #[error(transparent)]
+    TooLarge(#[from] crate::games::board::TooLarge),
+    /// The search remembered as many positions as allowed without finding a way back.
+    #[error("the check gave up after {0} positions; the answer is unknown")]
+    GaveUp(usize),
+}
+
 /// Whether a position of `rules` can arise from the empty board, with the reason when it cannot.
-/// Simple reasons (counts, floating marks, lines) are named first; the rest is decided by the
-/// retrograde search, which visits at most `max_nodes` positions (`Err` past that).
+/// Simple reasons (counts, floating marks, lines) are named first, by the same checks that
+/// validate positions; the rest is decided by the retrograde search, which remembers at most
+/// `max_nodes` positions (`Err` past that).
 ///
 /// ```
 /// use xo_core::rules::{parse_game, Setup};
@@ -112,59 +124,40 @@ pub fn check_position(
     rules: &crate::rules::Rules,
     setup: &crate::rules::Setup,
     max_nodes: usize,
-) -> Result<Option<Unreachable>, crate::solve::negamax::Aborted> {
-    use crate::games::board::{Board, BoardPosition};
-    use crate::rules::Marks;
-    let cells = &setup.cells;
-    if rules.marks == Marks::Own {
-        let x = cells.iter().filter(|&&c| c == 1).count();
-        let o = cells.iter().filter(|&&c| c == 2).count();
-        if o > x {
-            return Ok(Some(Unreachable::TooManyO { x, o }));
-        }
-        if x > o + 1 {
-            return Ok(Some(Unreachable::TooManyX { x, o }));
-        }
-    }
-    if rules.gravity {
-        let w = rules.width as usize;
-        if let Some(i) =
-            (0..cells.len()).find(|&i| cells[i] != 0 && i + w < cells.len() && cells[i + w] == 0)
-        {
-            return Ok(Some(Unreachable::Floating { cell: i + 1 }));
-        }
-    }
-    if rules.marks == Marks::Own {
-        let (x_line, o_line) = (rules.has_pattern_of(cells, 1), rules.has_pattern_of(cells, 2));
-        let x_moved_last =
-            cells.iter().filter(|&&c| c == 1).count() > cells.iter().filter(|&&c| c == 2).count();
-        match (x_line, o_line) {
-            (true, true) => return Ok(Some(Unreachable::BothWon)),
-            (true, false) if !x_moved_last => {
-                return Ok(Some(Unreachable::MovedAfterWin { winner: 'X', mover: 'O' }))
+) -> Result<Option<Unreachable>, CheckError> {
+    use crate::games::board::Board;
+    use crate::rules::{Marks, PositionError};
+    let board = Board::new(rules)?;
+    let unreachable = match setup.clone().validate(rules) {
+        Err(PositionError::Counts { x, o }) if o > x => Some(Unreachable::TooManyO { x, o }),
+        Err(PositionError::Counts { x, o }) => Some(Unreachable::TooManyX { x, o }),
+        Err(PositionError::Floating { cell }) => Some(Unreachable::Floating { cell }),
+        Err(PositionError::BothWon) => Some(Unreachable::BothWon),
+        // Text and length were checked when the setup was read.
+        Err(PositionError::BadChar { .. } | PositionError::Length { .. }) => None,
+        Ok(pos) if rules.marks == Marks::Own => {
+            // With own marks the player who moved last is the only one who may have a line.
+            let x_moved_last = pos.plies() % 2 == 1;
+            match (rules.has_pattern_of(pos.cells(), 1), rules.has_pattern_of(pos.cells(), 2)) {
+                (true, false) if !x_moved_last => {
+                    Some(Unreachable::MovedAfterWin { winner: 'X', mover: 'O' })
+                }
+                (false, true) if x_moved_last => {
+                    Some(Unreachable::MovedAfterWin { winner: 'O', mover: 'X' })
+                }
+                _ => None,
             }
-            (false, true) if x_moved_last => {
-                return Ok(Some(Unreachable::MovedAfterWin { winner: 'O', mover: 'X' }))
-            }
-            _ => {}
         }
-    }
-    let Ok(board) = Board::new(rules) else {
-        return Err(crate::solve::negamax::Aborted { nodes: 0 });
+        Ok(_) => None,
     };
-    let mut pos = BoardPosition::default();
-    for (i, &c) in cells.iter().enumerate() {
-        match c {
-            1 => pos.a |= 1 << i,
-            2 => pos.b |= 1 << i,
-            _ => {}
-        }
+    if unreachable.is_some() {
+        return Ok(unreachable);
     }
     let mut reach = Reachability::new(&board);
     reach.max_memo = max_nodes;
-    let reachable = reach.is_reachable(&pos);
+    let reachable = reach.is_reachable(&board.encode_cells(&setup.cells));
     if !reachable && reach.memo.len() >= max_nodes {
-        return Err(crate::solve::negamax::Aborted { nodes: reach.memo.len() as u64 });
+        return Err(CheckError::GaveUp(reach.memo.len()));
     }
     Ok((!reachable).then_some(Unreachable::NoPath))
 }
