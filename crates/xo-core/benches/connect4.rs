@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 use std::time::Instant;
-use xo_core::games::board::{Board, BoardMove, BoardPosition};
+use xo_core::games::board::Board;
 use xo_core::rules::parse_game;
 use xo_core::solve::negamax::Searcher;
 use xo_core::Value;
@@ -27,14 +27,7 @@ fn main() {
         for line in text.lines().take(take) {
             let (moves, want) = line.split_once(' ').expect("moves and score");
             let want: i32 = want.trim().parse().expect("a score");
-            let mut pos = BoardPosition::default();
-            for ch in moves.chars() {
-                let col = ch.to_digit(10).expect("a digit") - 1;
-                let playable = board.playable(&pos);
-                let cell = (0..42u32).rev().find(|&c| c % 7 == col && playable >> c & 1 == 1);
-                let mark = if pos.plies() % 2 == 0 { 1 } else { 2 };
-                pos = board.play(&pos, BoardMove { cell: cell.expect("room") as u8, mark });
-            }
+            let pos = board.play_columns(moves).expect("a legal game");
             let s = searcher.score(&pos).expect("no budget");
             let end = (pos.plies() + s.remoteness) as i32;
             let got = match s.value {

@@ -3,7 +3,7 @@
 //! larger the sooner: `(44 - e) / 2` for a game that ends with `e` discs on the board.
 
 use std::path::PathBuf;
-use xo_core::games::board::{Board, BoardMove, BoardPosition};
+use xo_core::games::board::Board;
 use xo_core::rules::parse_game;
 use xo_core::solve::negamax::Searcher;
 use xo_core::Value;
@@ -23,26 +23,11 @@ fn test_set(name: &str) -> Vec<(String, i32)> {
         .collect()
 }
 
-/// Plays the columns (1-based) from the empty board.
-fn position(board: &Board, moves: &str) -> BoardPosition {
-    let mut pos = BoardPosition::default();
-    for ch in moves.chars() {
-        let col = ch.to_digit(10).expect("a column digit") - 1;
-        let playable = board.playable(&pos);
-        let cell =
-            (0..board.cells() as u32).rev().find(|&c| c % 7 == col && playable >> c & 1 == 1);
-        let cell = cell.expect("the column has room") as u8;
-        let mark = if pos.plies() % 2 == 0 { 1 } else { 2 };
-        pos = board.play(&pos, BoardMove { cell, mark });
-    }
-    pos
-}
-
 fn check(name: &str, take: usize) {
     let board = Board::new(&parse_game("connect4").unwrap()).unwrap();
     let mut searcher = Searcher::new(&board, 1 << 26);
     for (moves, want) in test_set(name).into_iter().take(take) {
-        let pos = position(&board, &moves);
+        let pos = board.play_columns(&moves).expect("a legal game");
         let s = searcher.score(&pos).unwrap();
         let end = (pos.plies() + s.remoteness) as i32;
         let got = match s.value {

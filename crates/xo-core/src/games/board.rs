@@ -217,6 +217,33 @@ impl Board {
         p
     }
 
+    /// The position after a game written as its columns (`1`-`9`, left to right), the way
+    /// Connect 4 games are: each move drops the mover's mark into that column. `None` when a
+    /// character is not a column of the board or the column is full.
+    ///
+    /// ```
+    /// use xo_core::games::board::{Board, BoardPosition};
+    /// use xo_core::rules::parse_game;
+    /// let c4 = Board::new(&parse_game("connect4").unwrap()).unwrap();
+    /// // X drops into column 4 (bottom row, cell 38), O on top of it (cell 31).
+    /// assert_eq!(c4.play_columns("44"), Some(BoardPosition { a: 1 << 38, b: 1 << 31 }));
+    /// assert_eq!(c4.play_columns("8"), None);
+    /// assert_eq!(c4.play_columns("4444444"), None);
+    /// ```
+    pub fn play_columns(&self, columns: &str) -> Option<BoardPosition> {
+        let w = self.rules.width;
+        let mut pos = BoardPosition::default();
+        for ch in columns.chars() {
+            let col = ch.to_digit(10)?.checked_sub(1).filter(|&c| c < w)?;
+            let playable = self.playable(&pos);
+            let cell =
+                (0..self.cells as u32).rev().find(|&c| c % w == col && playable >> c & 1 == 1)?;
+            let mark = self.marks_to_move(&pos).trailing_zeros() as u8 + 1;
+            pos = self.play(&pos, BoardMove { cell: cell as u8, mark });
+        }
+        Some(pos)
+    }
+
     /// Cells where a mark may be placed now.
     pub fn playable(&self, pos: &BoardPosition) -> u64 {
         let empty = self.full & !pos.filled();
