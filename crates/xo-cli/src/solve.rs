@@ -163,16 +163,16 @@ fn solve_placement(rules: &Rules, pos: &Position, opts: SolveOptions) -> Result<
     let fits = rules.cells() <= xo_core::games::board::MAX_BOARD_CELLS;
     if let Some(outer) = lol_outer_letter(rules) {
         if opts.value_only || !fits {
-            let mut report = SolveReport::new(&rules.name, text, mover, "lol-components");
-            let letters: Vec<u8> = pos
-                .cells()
-                .iter()
-                .map(|&c| match c {
-                    0 => b'*',
-                    c if rules.alphabet()[c as usize - 1] == outer => b'L',
+            // The strip in LOL's letters: the outer letter of the word is L, the other O.
+            let letters: Vec<u8> = text
+                .chars()
+                .map(|c| match c {
+                    '.' => b'*',
+                    c if c == outer => b'L',
                     _ => b'O',
                 })
                 .collect();
+            let mut report = SolveReport::new(&rules.name, text, mover, "lol-components");
             let strip = LolStrip::parse(&letters)?;
             let mut solver = LolSolver::new();
             solver.set_limits(opts.limits);
