@@ -2,7 +2,7 @@
 //! position can arise at all.
 
 use crate::game::read_position;
-use crate::render::draw_board;
+use crate::render::draw_text;
 use anyhow::Result;
 use serde::Serialize;
 use std::io::IsTerminal;
@@ -115,11 +115,8 @@ pub fn count(
 /// The count as people read it.
 pub fn render_count(report: &CountReport, rules: &Rules) -> String {
     let c = &report.counts;
-    let pos = read_position(rules, Some(&report.position)).ok();
     let mut out = format!("{}\n", report.game);
-    if let Some(pos) = pos {
-        out.push_str(&draw_board(rules, &pos));
-    }
+    out.push_str(&draw_text(&report.position, rules.width as usize));
     out.push_str(&format!(
         "games: {}\n  first player wins:  {}\n  second player wins: {}\n  draws:              {}\npositions: {}\n",
         c.games, c.first_player_wins, c.second_player_wins, c.draws, report.positions

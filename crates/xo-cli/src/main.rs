@@ -190,11 +190,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let report = solve(&game, position.as_deref(), opts)?;
             if json {
                 println!("{}", serde_json::to_string(&report)?);
-            } else if let GameArg::Placement(rules) = &game {
-                let pos = read_position(rules, position.as_deref())?;
-                print!("{}", render_text(&report, Some(rules), Some(&pos)));
             } else {
-                print!("{}", render_text(&report, None, None));
+                let width = match &game {
+                    GameArg::Placement(rules) => Some(rules.width),
+                    GameArg::Octal(_) => None,
+                };
+                print!("{}", render_text(&report, width));
             }
         }
         Command::Count { game, position, json, by_length, max_positions, dense } => {

@@ -74,10 +74,19 @@ pub fn parse_move(rules: &Rules, pos: &Position, text: &str) -> Option<BoardMove
 
 /// The board drawn row by row, with `.` for empty cells.
 pub fn draw_board(rules: &Rules, pos: &Position) -> String {
-    let text = pos.to_text(rules);
+    draw_text(&pos.to_text(rules), rules.width as usize)
+}
+
+/// Position text drawn as rows of `width` cells.
+///
+/// ```
+/// use xo_cli::render::draw_text;
+/// assert_eq!(draw_text("XO.....X.", 3), "  X O .\n  . . .\n  . X .\n");
+/// ```
+pub fn draw_text(text: &str, width: usize) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::new();
-    for row in chars.chunks(rules.width as usize) {
+    for row in chars.chunks(width.max(1)) {
         let line: Vec<String> = row.iter().map(|c| c.to_string()).collect();
         out.push_str("  ");
         out.push_str(&line.join(" "));

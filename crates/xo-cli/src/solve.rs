@@ -3,7 +3,7 @@
 //! LOL-like strips, Grundy values for Treblecross strips and sums of octal-game heaps.
 
 use crate::game::{read_position, GameArg};
-use crate::render::{draw_board, move_name, to_move, value_word};
+use crate::render::{draw_text, move_name, to_move, value_word};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use std::io::IsTerminal;
@@ -355,10 +355,11 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
 }
 
 /// The report as people read it.
-pub fn render_text(report: &SolveReport, rules: Option<&Rules>, pos: Option<&Position>) -> String {
+/// `width` is the board's, for placement games; heap sums have none.
+pub fn render_text(report: &SolveReport, width: Option<u32>) -> String {
     let mut out = format!("{}: {} to move\n", report.game, report.to_move);
-    if let (Some(rules), Some(pos)) = (rules, pos) {
-        out.push_str(&draw_board(rules, pos));
+    if let Some(width) = width {
+        out.push_str(&draw_text(&report.position, width as usize));
     } else {
         out.push_str(&format!("  heaps: {}\n", report.position));
     }
