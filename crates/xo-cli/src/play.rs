@@ -68,7 +68,7 @@ pub fn play(
         },
     };
     let mut history = vec![start];
-    let human_moves = |pos: &Position| (pos.plies() % 2 == 0) == (side == Side::First);
+    let human_moves = |pos: &Position| pos.plies().is_multiple_of(2) == (side == Side::First);
     loop {
         let pos = history.last().expect("history starts with the start").clone();
         write!(out, "\n{}", draw_board(rules, &pos))?;

@@ -99,14 +99,14 @@ pub fn draw_text(text: &str, width: usize) -> String {
 pub fn to_move(rules: &Rules, pos: &Position) -> String {
     match rules.marks {
         Marks::Own => {
-            if pos.plies() % 2 == 0 {
+            if pos.plies().is_multiple_of(2) {
                 "X".into()
             } else {
                 "O".into()
             }
         }
         _ => {
-            if pos.plies() % 2 == 0 {
+            if pos.plies().is_multiple_of(2) {
                 "first player".into()
             } else {
                 "second player".into()

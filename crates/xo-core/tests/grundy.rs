@@ -4,8 +4,8 @@ use proptest::prelude::*;
 use std::collections::HashMap;
 use xo_core::games::octal::OctalGame;
 use xo_core::solve::grundy::{
-    analyse_sum, find_period, nim_sequence, nim_sequence_plain, Method, NimSequence, Periodicity,
-    Summary,
+    analyse_sum, filtered_pass_available, find_period, nim_sequence, nim_sequence_plain, Method,
+    NimSequence, Periodicity, Summary,
 };
 use xo_core::Value;
 
@@ -68,6 +68,7 @@ fn methods_agree_with_plain_on_named_games() {
         let plain = nim_sequence_plain(&g, n);
         for method in [
             Method::Auto,
+            Method::Filtered,
             Method::Bitset,
             Method::Sparse { review_from: 8, force: true },
             Method::Sparse { review_from: 100, force: false },
@@ -93,6 +94,29 @@ fn candidate_testing_on_two_threads_matches_bitset() {
     let stats = tested.stats();
     assert_eq!(stats.candidate_heaps, n as u64 + 1);
     assert!(stats.candidates_rejected > 0);
+}
+
+#[test]
+fn filtered_pass_on_threads_matches_bitset() {
+    // From 2^12 heaps on, the filtered pass spreads heaps over the cores (as many as the rules'
+    // window allows: 3 for .007, 2 for .07 and .0037's relatives, 1 for Kayles).
+    for code in ["0.007", "0.07", "0.0037", "0.77", "0.4007", "0.1337"] {
+        let g = game(code);
+        let n = 12_000;
+        let mut filtered = NimSequence::with_method(g.clone(), Method::Filtered);
+        let mut bitset = NimSequence::with_method(g.clone(), Method::Bitset);
+        // In steps, as `extend_within` and Treblecross analysis grow it.
+        for upto in [5000, 5001, 9000, n] {
+            filtered.extend_to(upto);
+        }
+        assert_eq!(filtered.values(), bitset.extend_to(n), "{code}");
+        let stats = filtered.stats();
+        if filtered_pass_available() {
+            assert!(stats.filtered_heaps > 10_000, "{code}: {stats:?}");
+        } else {
+            assert_eq!(stats.filtered_heaps, 0);
+        }
+    }
 }
 
 #[test]
@@ -127,6 +151,11 @@ proptest! {
         // Candidate testing from a prefix short enough that most values are decided by the scan.
         let mut tested = NimSequence::with_method(g.clone(), Method::Candidates { prefix: review / 8 + 1 });
         prop_assert_eq!(tested.extend_to(n), &plain[..]);
+        // The filtered pass filters heaps with more than 1024 splits, and spreads heaps over
+        // threads from 4096 on.
+        let long = 5000;
+        let mut filtered = NimSequence::with_method(g.clone(), Method::Filtered);
+        prop_assert_eq!(filtered.extend_to(long), &nim_sequence_plain(&g, long)[..]);
         prop_assert_eq!(&nim_sequence(&g, n), &plain);
         // A reported period holds on three times the data.
         if let Some(p) = find_period(&g, &plain) {

@@ -258,7 +258,7 @@ impl Board {
     pub fn marks_to_move(&self, pos: &BoardPosition) -> u8 {
         match self.rules.marks {
             Marks::Own => {
-                if pos.plies() % 2 == 0 {
+                if pos.plies().is_multiple_of(2) {
                     0b01
                 } else {
                     0b10

@@ -92,7 +92,7 @@ impl Rules {
     /// The marks the player to move may place after `plies` moves.
     pub fn marks_to_place(&self, plies: u32) -> Vec<u8> {
         match &self.marks {
-            Marks::Own => vec![if plies % 2 == 0 { 1 } else { 2 }],
+            Marks::Own => vec![if plies.is_multiple_of(2) { 1 } else { 2 }],
             Marks::Shared(letters) => (1..=letters.len() as u8).collect(),
             Marks::Same(_) => vec![1],
         }

@@ -223,7 +223,7 @@ impl LolSolver {
     /// Counts a visited position and notes when the budget is spent.
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes % 1024 == 0 {
+        if self.nodes.is_multiple_of(1024) {
             let late = match (self.limits.timeout, self.started) {
                 (Some(t), Some(start)) => start.elapsed() >= t,
                 _ => false,

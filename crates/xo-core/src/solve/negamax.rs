@@ -284,7 +284,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn tick(&mut self) {
-        if self.nodes % CHECK_EVERY != 0 {
+        if !self.nodes.is_multiple_of(CHECK_EVERY) {
             return;
         }
         let elapsed = self.started.elapsed();

@@ -1,5 +1,6 @@
-//! The fast engine behind [`NimSequence`](super::NimSequence): candidate testing (see
-//! [`scan`](super::scan)) or a bitset mex over every option, and the sparse-space method
+//! The fast engine behind [`NimSequence`](super::NimSequence): the filtered pass (see
+//! [`filter`](super::filter)) on CPUs with AVX-512, candidate testing (see [`scan`](super::scan))
+//! or a bitset mex over every option elsewhere, and the sparse-space method
 //! (Berlekamp; Gangolli & Plambeck; Flammenkamp) once the data show a mask under which few heaps
 //! are "rare".
 //!
@@ -17,6 +18,7 @@
 //! and the least missing value is the answer, so the result is exact for every mask; the mask only
 //! decides the speed.
 
+use super::filter;
 use super::scan::{self, Mirror, ScanStats};
 use super::Grundy;
 use crate::games::octal::OctalGame;
@@ -29,6 +31,10 @@ const PARALLEL_SPLITS: usize = 1 << 15;
 const PARALLEL_HEAPS: usize = 1 << 15;
 /// Heaps between two probes of candidate testing, with the default method.
 const PROBE_EVERY: usize = 64;
+/// Heaps from which the filtered pass spreads heaps over threads.
+const PIPELINE_HEAPS: usize = 1 << 12;
+/// Most threads the filtered pass uses.
+const MAX_THREADS: usize = 4;
 /// Largest value bit-length for which a mask is searched (the search is `O(b 2^b)`).
 const MASK_SEARCH_BITS: u32 = 22;
 
@@ -104,10 +110,15 @@ impl Rules {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
     /// The sparse-space method where the data show it pays. Elsewhere, for games whose moves
-    /// leave at most two heaps and while values stay below 2^15, candidate testing where probes
-    /// show it costs less than scattering every split (into a table read forward from a `u16`
-    /// mirror), and that scatter otherwise; the bitset mex in the remaining cases.
+    /// leave at most two heaps and while values stay below 2^12, the filtered pass where the CPU
+    /// has AVX-512 (on every core that helps); below 2^15, candidate testing where probes show it
+    /// costs less than scattering every split (into a table read forward from a `u16` mirror),
+    /// and that scatter otherwise; the bitset mex in the remaining cases.
     Auto,
+    /// The filtered pass for every heap it can value (moves leaving at most two heaps, values
+    /// below 2^12, a CPU with AVX-512), on every core that helps; [`Method::Auto`] without the
+    /// sparse space for the others.
+    Filtered,
     /// Candidate testing for every heap (no sparse space): scatter `prefix` splits of each
     /// splitting move, spread evenly, then test the least unseen value against all the splits with
     /// a vectorised scan. Falls back to the bitset mex for three-heap moves and values of 2^15 or
@@ -138,7 +149,8 @@ pub enum Method {
 /// let mut seq = NimSequence::new(OctalGame::dot007());
 /// seq.extend_to(5000);
 /// let stats = seq.stats();
-/// assert_eq!(stats.sparse_heaps + stats.bitset_heaps + stats.candidate_heaps, 5001);
+/// let valued = stats.sparse_heaps + stats.bitset_heaps + stats.candidate_heaps;
+/// assert_eq!(valued + stats.filtered_heaps, 5001);
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct EngineStats {
@@ -148,6 +160,8 @@ pub struct EngineStats {
     pub bitset_heaps: u64,
     /// Heaps valued by candidate testing (a full scan too).
     pub candidate_heaps: u64,
+    /// Heaps valued by the filtered pass (a full vectorised scan).
+    pub filtered_heaps: u64,
     /// Candidates found to be options, each at the cost of a scan up to where it was found.
     pub candidates_rejected: u64,
     /// Two-heap splits looked at in total.
@@ -215,6 +229,13 @@ pub(crate) struct Engine {
     split_parity: Option<usize>,
     /// The heap count at which the mask is next reviewed.
     next_review: usize,
+    /// Whether the filtered pass is on (it also needs the mirror and values below 2^12).
+    filtered: bool,
+    /// Threads for the filtered pass.
+    threads: usize,
+    /// The filtered pass's scratch on this thread, and its workers.
+    scratch: filter::Scratch,
+    workers: filter::Workers,
     stats: EngineStats,
 }
 
@@ -223,11 +244,13 @@ impl Engine {
         let rules = Rules::new(game);
         let next_review = match method {
             Method::Auto => DEFAULT_REVIEW_FROM,
-            Method::Bitset | Method::Candidates { .. } => usize::MAX,
+            Method::Bitset | Method::Candidates { .. } | Method::Filtered => usize::MAX,
             Method::Sparse { review_from, .. } => review_from.max(2),
         };
         let (mirror, prefix) = match method {
-            Method::Auto if rules.max_parts() == 2 => (Some(Mirror::default()), 0),
+            Method::Auto | Method::Filtered if rules.max_parts() == 2 => {
+                (Some(Mirror::default()), 0)
+            }
             Method::Candidates { prefix } if rules.max_parts() == 2 => {
                 (Some(Mirror::default()), prefix.max(1))
             }
@@ -240,6 +263,11 @@ impl Engine {
         };
         let split_parity = split_parity(&rules);
         let bits = 6;
+        let filtered = matches!(method, Method::Auto | Method::Filtered)
+            && rules.max_parts() == 2
+            && filter::available();
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let threads = cores.min(rules.window()).min(MAX_THREADS);
         Engine {
             rules,
             method,
@@ -256,6 +284,10 @@ impl Engine {
             auto_candidates: true,
             split_parity,
             next_review,
+            filtered,
+            threads,
+            scratch: filter::Scratch::default(),
+            workers: filter::Workers::default(),
             stats: EngineStats::default(),
         }
     }
@@ -277,7 +309,19 @@ impl Engine {
     }
 
     pub fn stats(&self) -> EngineStats {
-        self.stats
+        let (heaps, splits) = self.workers.counts();
+        let mut stats = self.stats;
+        stats.filtered_heaps = self.scratch.heaps + heaps;
+        stats.splits_scanned += self.scratch.splits + splits;
+        stats
+    }
+
+    /// Whether heap `n` and the ones after it can be valued by the filtered pass.
+    fn filtering(&self) -> bool {
+        self.filtered
+            && self.sparse.is_none()
+            && self.mirror.is_some()
+            && self.bits <= filter::MAX_BITS
     }
 
     /// Computes heaps up to `upto` inclusive.
@@ -291,7 +335,24 @@ impl Engine {
                 self.review_mask();
                 self.next_review = n.saturating_mul(2);
             }
+            let last = upto.min(self.next_review.saturating_sub(1));
+            if self.filtering() && n >= PIPELINE_HEAPS && self.threads >= 2 && last > n {
+                let found = filter::extend(
+                    &self.values,
+                    &self.rules,
+                    last,
+                    self.threads,
+                    &mut self.workers,
+                );
+                for v in found {
+                    self.push(v);
+                }
+                if self.values.len() > last {
+                    continue;
+                }
+            }
             if n >= PARALLEL_HEAPS
+                && !self.filtering()
                 && n < upto
                 && n + 1 != self.next_review
                 && self.sparse.is_none()
@@ -337,7 +398,7 @@ impl Engine {
     /// next probe use it if it cost less than scattering every split.
     fn prefix_for(&self, n: usize) -> usize {
         match self.prefix {
-            0 if n % PROBE_EVERY == 0 || self.auto_candidates => scan::SAMPLE,
+            0 if n.is_multiple_of(PROBE_EVERY) || self.auto_candidates => scan::SAMPLE,
             0 => usize::MAX,
             p => p,
         }
@@ -348,7 +409,7 @@ impl Engine {
         self.stats.candidate_heaps += 1;
         self.stats.splits_scanned += s.splits;
         self.stats.candidates_rejected += s.rejected;
-        if self.prefix == 0 && n % PROBE_EVERY == 0 {
+        if self.prefix == 0 && n.is_multiple_of(PROBE_EVERY) {
             let tests = s.splits - s.stores;
             let cost = s.stores + tests / scan::TEST_PER_STORE;
             self.auto_candidates = cost < s.splits.min((n / 2) as u64);
@@ -425,6 +486,10 @@ impl Engine {
     /// Marks every two-heap split (plus what `seen` holds) and takes the mex; or, with candidate
     /// testing on, the value from scratch by candidate testing.
     fn full_value(&mut self, n: usize) -> Grundy {
+        if self.filtering() {
+            let m = self.mirror.as_ref().expect("the filtered pass reads the mirror");
+            return filter::heap_value(m, &self.rules, n, self.bits, &mut self.scratch);
+        }
         if let Some(m) = &self.mirror {
             let prefix = self.prefix_for(n);
             let mut s = ScanStats::default();

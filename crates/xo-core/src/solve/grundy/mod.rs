@@ -5,14 +5,15 @@
 //! value of a heap of n depends on smaller heaps only, so the nim-sequence is built left to right.
 //!
 //! - [`nim_sequence_plain`]: the definition, quadratic; the reference for tests.
-//! - [`NimSequence`]: the fast incremental engine (candidate testing or a bitset mex, plus the
-//!   sparse-space method).
+//! - [`NimSequence`]: the fast incremental engine (a vectorised filtered pass over all splits on
+//!   every core that helps, candidate testing or a bitset mex, plus the sparse-space method).
 //! - [`find_period`]: periods proven by the Guy-Smith periodicity theorem.
 //! - [`Summary`]: largest value and the rare/common split of a sequence.
 //! - [`analyse_sum`]: the nim-sum of several heaps and every winning move.
 
 mod analysis;
 mod engine;
+mod filter;
 mod plain;
 mod scan;
 mod sum;
@@ -43,6 +44,17 @@ pub fn max_heap(game: &OctalGame) -> usize {
     } else {
         100_000_000
     }
+}
+
+/// Whether this CPU runs the filtered pass (it needs AVX-512), the fastest method for games whose
+/// moves leave at most two heaps.
+///
+/// ```
+/// use xo_core::solve::grundy::filtered_pass_available;
+/// let _ = filtered_pass_available(); // true on x86_64 CPUs with AVX-512 BW and VBMI2
+/// ```
+pub fn filtered_pass_available() -> bool {
+    filter::available()
 }
 
 /// The nim-sequence of `game` for heaps `0..=upto`, by the fastest engine available.
@@ -168,7 +180,8 @@ impl NimSequence {
     /// use xo_core::solve::grundy::NimSequence;
     /// let mut seq = NimSequence::new("0.77".parse::<OctalGame>().unwrap());
     /// seq.extend_to(100);
-    /// assert_eq!(seq.stats().candidate_heaps, 101);
+    /// let stats = seq.stats();
+    /// assert_eq!(stats.candidate_heaps + stats.filtered_heaps, 101);
     /// ```
     pub fn stats(&self) -> EngineStats {
         self.engine.stats()

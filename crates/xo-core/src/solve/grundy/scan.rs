@@ -55,6 +55,16 @@ impl Mirror {
         }
     }
 
+    /// How many values it holds.
+    pub fn len(&self) -> usize {
+        self.fwd.len()
+    }
+
+    /// The values, forward.
+    pub fn values(&self) -> &[u16] {
+        &self.fwd
+    }
+
     fn rebuild(&mut self) {
         let cap = (2 * self.fwd.len()).next_power_of_two().max(1024);
         self.rev = vec![0; cap];
@@ -66,7 +76,7 @@ impl Mirror {
     /// `(g(a), g(rest - a))` for `a` in `from..to`, both as forward slices; `1 <= from <= to`,
     /// `rest - from < len` and `to <= rest + 1`.
     #[inline]
-    fn pairs(&self, rest: usize, from: usize, to: usize) -> (&[u16], &[u16]) {
+    pub fn pairs(&self, rest: usize, from: usize, to: usize) -> (&[u16], &[u16]) {
         // rev[cap - 1 - (rest - a)] = g(rest - a), increasing with a.
         let start = self.rev.len() + from - 1 - rest;
         (&self.fwd[from..to], &self.rev[start..start + (to - from)])
