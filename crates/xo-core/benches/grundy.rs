@@ -1,6 +1,11 @@
 //! Benchmark: the .007 (Treblecross) nim-sequence to n = 2^17 by xo's engine against a plain
-//! O(n^2) mex loop in C++ (benches/grundy_plain.cpp, compiled here with `g++ -O2`), checking that
-//! both give the same values and the published facts. Environment switches:
+//! O(n^2) mex loop in C++ (benches/grundy_plain.cpp, compiled here with `g++ -O2`) and against
+//! `ogsolve` (Piotr Beling's octal-game solver from crates.io, the fastest open-source one we
+//! know: its naive, RC and RC2 methods), checking that all give the same values and the
+//! published facts. `ogsolve` is taken from `XO_OGSOLVE` (a path), else from `PATH`, else
+//! installed from crates.io into `target/ogsolve` (built with `-C target-cpu=native`, as its
+//! README advises); without it (no network, say) that comparison is skipped with a note.
+//! Environment switches:
 //!
 //! - `XO_GRUNDY_FAR=SECONDS`: also report how far .007 gets in that many seconds.
 //! - `XO_GRUNDY_TREBLECROSS=CELLS`: also time the analysis of three Treblecross strips of `CELLS`
@@ -49,6 +54,52 @@ fn cpp_baseline() -> Option<(Vec<Grundy>, f64)> {
     Some((values, secs))
 }
 
+/// The `ogsolve` binary, installed if need be; `None` (with a note) when there is none.
+fn ogsolve() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("XO_OGSOLVE") {
+        return Some(PathBuf::from(p));
+    }
+    let on_path = Command::new("ogsolve").arg("--version").output();
+    if matches!(on_path, Ok(o) if o.status.success()) {
+        return Some(PathBuf::from("ogsolve"));
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/ogsolve");
+    let exe = root.join("bin/ogsolve");
+    if !exe.exists() {
+        println!("  (installing ogsolve 0.0.7 from crates.io into {})", root.display());
+        let installed = Command::new("cargo")
+            .args(["install", "ogsolve", "--version", "0.0.7", "--locked", "--root"])
+            .arg(&root)
+            .env("RUSTFLAGS", "-C target-cpu=native")
+            .output();
+        if !matches!(installed, Ok(o) if o.status.success()) {
+            println!("note: could not install ogsolve; skipping that comparison");
+            return None;
+        }
+    }
+    Some(exe)
+}
+
+/// Runs `ogsolve` on .007 to `N` with `method`: its values and its own calculation time.
+fn ogsolve_run(exe: &PathBuf, method: &str) -> Option<(Vec<Grundy>, f64)> {
+    let csv = std::env::temp_dir().join(format!("xo-ogsolve-{}-{method}.csv", std::process::id()));
+    let out = Command::new(exe)
+        .args(["0.007", "-m", method, "-n", &N.to_string(), "-p", "-b"])
+        .arg(&csv)
+        .output()
+        .ok()?;
+    assert!(out.status.success(), "ogsolve {method} failed");
+    let text = String::from_utf8(out.stdout).ok()?;
+    let line = text.lines().find_map(|l| l.trim().strip_prefix("nimbers:"))?;
+    let values = line.split_whitespace().map(|v| v.parse().expect("a nimber")).collect();
+    let table = std::fs::read_to_string(&csv).ok()?;
+    let _ = std::fs::remove_file(&csv);
+    // Columns: game, positions, method, checksum, ..., time_micros, zeros_count.
+    let row = table.lines().last()?;
+    let micros: f64 = row.split(',').rev().nth(1)?.trim().parse().ok()?;
+    Some((values, micros / 1e6))
+}
+
 fn main() {
     if let Ok(p) = std::env::var("XO_GRUNDY_PROBE") {
         let mut parts = p.split(',').map(|x| x.parse::<usize>().expect("XO_GRUNDY_PROBE=N,P"));
@@ -84,13 +135,33 @@ fn main() {
         println!("  speed-up of xo (auto) over the C++ plain mex loop:   {:.2}x", t_cpp / t_auto);
         println!("  speed-up of xo (bitset) over the C++ plain mex loop: {:.2}x", t_cpp / t_bitset);
     }
+    if let Some(exe) = ogsolve() {
+        let mut best: Option<(&str, f64)> = None;
+        for method in ["naive", "rc", "rc2"] {
+            let Some((values, secs)) = ogsolve_run(&exe, method) else {
+                println!("note: could not read ogsolve's {method} output; skipping it");
+                continue;
+            };
+            assert_eq!(values, auto, "ogsolve {method} disagrees");
+            println!("  ogsolve -m {method:<5}               {secs:8.3} s");
+            if best.is_none_or(|(_, b)| secs < b) {
+                best = Some((method, secs));
+            }
+        }
+        if let Some((method, secs)) = best {
+            println!(
+                "  speed-up of xo (auto) over ogsolve's fastest method ({method}): {:.2}x",
+                secs / t_auto
+            );
+        }
+    }
     if let Some(secs) = std::env::var("XO_GRUNDY_FAR").ok().and_then(|s| s.parse::<u64>().ok()) {
         let budget = Duration::from_secs(secs);
         let start = Instant::now();
         let mut seq = NimSequence::new(OctalGame::dot007());
         let mut upto = 0;
         while start.elapsed() < budget {
-            upto += 1 << 12;
+            upto += 1 << 14;
             seq.extend_to(upto);
         }
         println!(

@@ -162,6 +162,10 @@ pub struct EngineStats {
     pub candidate_heaps: u64,
     /// Heaps valued by the filtered pass (a full vectorised scan).
     pub filtered_heaps: u64,
+    /// Filtered passes: one per heap, two when the first tracked too few values.
+    pub filtered_passes: u64,
+    /// Splits the filtered pass found hitting a value not seen before (a store each).
+    pub filtered_hits: u64,
     /// Candidates found to be options, each at the cost of a scan up to where it was found.
     pub candidates_rejected: u64,
     /// Two-heap splits looked at in total.
@@ -309,10 +313,13 @@ impl Engine {
     }
 
     pub fn stats(&self) -> EngineStats {
-        let (heaps, splits) = self.workers.counts();
+        let mut work = self.workers.counts();
+        work.add(&self.scratch);
         let mut stats = self.stats;
-        stats.filtered_heaps = self.scratch.heaps + heaps;
-        stats.splits_scanned += self.scratch.splits + splits;
+        stats.filtered_heaps = work.heaps;
+        stats.filtered_passes = work.passes;
+        stats.filtered_hits = work.hits;
+        stats.splits_scanned += work.splits;
         stats
     }
 
@@ -488,7 +495,8 @@ impl Engine {
     fn full_value(&mut self, n: usize) -> Grundy {
         if self.filtering() {
             let m = self.mirror.as_ref().expect("the filtered pass reads the mirror");
-            return filter::heap_value(m, &self.rules, n, self.bits, &mut self.scratch);
+            let guess = filter::guess(m.values());
+            return filter::heap_value(m, &self.rules, n, self.bits, guess, &mut self.scratch);
         }
         if let Some(m) = &self.mirror {
             let prefix = self.prefix_for(n);
