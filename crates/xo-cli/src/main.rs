@@ -92,6 +92,10 @@ enum Command {
         /// Answer the built-in sample input instead of reading standard input.
         #[arg(long)]
         example: bool,
+        /// Seconds one treblecross case may spend on Grundy values (a strip of 10^6 cells needs
+        /// about 20 s); a case that needs more stops the run with a message.
+        #[arg(long, default_value_t = 600.0)]
+        timeout: f64,
     },
     /// The nim-sequence of an octal game, its proven period and summary figures.
     Grundy(xo_cli::grundy::GrundyArgs),
@@ -233,7 +237,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             });
             play(&rules, start, side, io::stdin().lock(), io::stdout().lock(), table_mib)?;
         }
-        Command::Batch { format, example } => {
+        Command::Batch { format, example, timeout } => {
+            if !(timeout.is_finite() && timeout > 0.0) {
+                anyhow::bail!("--timeout must be a positive number of seconds, not {timeout}");
+            }
             let stdin = io::stdin();
             let input: Box<dyn Read> =
                 if example { Box::new(format.sample().as_bytes()) } else { Box::new(stdin.lock()) };
@@ -243,7 +250,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 BatchFormat::TttCount => batch::run(&mut TttCountAnswerer::new(), input, output),
                 BatchFormat::Lol => batch::run(&mut LolAnswerer::new(), input, output),
                 BatchFormat::Treblecross => {
-                    batch::run(&mut TreblecrossAnswerer::new(), input, output)
+                    let budget = Duration::from_secs_f64(timeout);
+                    batch::run(&mut TreblecrossAnswerer::with_budget(budget), input, output)
                 }
             }?;
         }

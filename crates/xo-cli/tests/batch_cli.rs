@@ -324,6 +324,27 @@ fn treblecross_bad_case_lines() {
 }
 
 #[test]
+fn treblecross_strips_beyond_the_time_budget_are_refused() {
+    // Three million free cells need minutes of Grundy values; a budget of 0.3 s refuses the
+    // strip, naming its line and the option, after answering the line before.
+    let mut input = b"2
+.....
+"
+    .to_vec();
+    input.extend_from_slice(&vec![b'.'; 3_000_000]);
+    input.push(b'\n');
+    let run = xo(&["batch", "treblecross", "--timeout", "0.3"], &input);
+    assert_bad(&run, 3, b"WINNING\n3\n", "treblecross over budget");
+    assert!(run.stderr.contains("free run of 3000000 cells"), "{}", run.stderr);
+    assert!(run.stderr.contains("--timeout"), "{}", run.stderr);
+    for bad in ["0", "-1", "nan", "soon"] {
+        let run = xo(&["batch", "treblecross", &format!("--timeout={bad}")], b"1\n.....\n");
+        assert_eq!(run.code, Some(2), "--timeout {bad}: {}", run.stderr);
+        assert!(run.stderr.contains("--timeout"), "--timeout {bad}: {}", run.stderr);
+    }
+}
+
+#[test]
 fn a_ten_megabyte_line_without_newline_is_refused_promptly() {
     let huge = vec![b'X'; 10 << 20];
     // As a case line.

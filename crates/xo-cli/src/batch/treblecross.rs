@@ -2,6 +2,7 @@
 
 use super::Answerer;
 use std::io::Write;
+use std::time::{Duration, Instant};
 use xo_core::games::octal::OctalGame;
 use xo_core::games::treblecross::TreblecrossStrip;
 use xo_core::solve::grundy::NimSequence;
@@ -9,7 +10,12 @@ use xo_core::solve::grundy::NimSequence;
 /// Answers from the Grundy values of .007, computed as far as the longest free run seen so far.
 pub struct TreblecrossAnswerer {
     values: NimSequence,
+    /// How long one case may spend extending the values.
+    budget: Duration,
 }
+
+/// The time one case may spend on Grundy values by default: strips of a few million cells.
+pub const DEFAULT_BUDGET: Duration = Duration::from_secs(600);
 
 impl Default for TreblecrossAnswerer {
     fn default() -> Self {
@@ -27,7 +33,24 @@ impl TreblecrossAnswerer {
     /// assert_eq!(out, b"WINNING\n3\n");
     /// ```
     pub fn new() -> Self {
-        TreblecrossAnswerer { values: NimSequence::new(OctalGame::dot007()) }
+        Self::with_budget(DEFAULT_BUDGET)
+    }
+
+    /// An answerer whose cases may each spend at most `budget` extending the Grundy values; a case
+    /// that needs more is refused with a message naming its longest free run.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use xo_cli::batch::{Answerer, TreblecrossAnswerer};
+    /// let mut quick = TreblecrossAnswerer::with_budget(Duration::ZERO);
+    /// let mut out = Vec::new();
+    /// // Short strips take no time worth counting; a million cells do.
+    /// assert!(quick.answer(b"..........", &mut out).is_ok());
+    /// let long = vec![b'.'; 1_000_000];
+    /// assert!(quick.answer(&long, &mut out).unwrap_err().contains("free run of 1000000 cells"));
+    /// ```
+    pub fn with_budget(budget: Duration) -> Self {
+        TreblecrossAnswerer { values: NimSequence::new(OctalGame::dot007()), budget }
     }
 }
 
@@ -37,6 +60,19 @@ impl Answerer for TreblecrossAnswerer {
     fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
         let strip = TreblecrossStrip::parse(case)
             .map_err(|e| format!("expected a strip over '.X' of at least 3 cells: {e}"))?;
+        let longest = strip.free_runs().iter().map(|&(_, len)| len).max().unwrap_or(0);
+        // A free run of `len` cells is a .007 heap of `len + 2`.
+        // Values up to a few thousand take milliseconds: only longer runs count against the budget.
+        if self.values.values().len() <= longest + 2 && longest >= 4096 {
+            let deadline = Instant::now() + self.budget;
+            if self.values.extend_within(longest + 2, Some(deadline)).is_err() {
+                return Err(format!(
+                    "a free run of {longest} cells needs Grundy values beyond the {} s budget \
+                     (raise --timeout)",
+                    self.budget.as_secs_f64()
+                ));
+            }
+        }
         let analysis = strip.analyse(&mut self.values);
         out.extend_from_slice(if analysis.winning { b"WINNING\n" } else { b"LOSING\n" });
         for (i, cell) in analysis.winning_moves.iter().enumerate() {
