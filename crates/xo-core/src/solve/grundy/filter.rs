@@ -457,10 +457,12 @@ pub(crate) fn extend(
             }
             let (results, stop) = (&results, &stop);
             let mut job = move || work(t, threads, from, rules, mirror, scratch, results, stop);
-            if t + 1 < threads {
-                scope.spawn(job);
-            } else {
+            if t + 1 == threads {
                 job();
+            } else if std::thread::Builder::new().spawn_scoped(scope, job).is_err() {
+                // No thread to be had: the others stop at the first value they would wait
+                // for, and the engine carries on from the values found so far.
+                stop.store(true, Ordering::Relaxed);
             }
         }
     });
