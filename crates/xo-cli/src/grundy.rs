@@ -29,7 +29,7 @@ pub struct GrundyArgs {
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
     /// Give up (exit status 2) once computing has taken this many seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    #[arg(long, visible_alias = "timeout", value_name = "SECONDS", default_value_t = 600)]
     pub max_seconds: u64,
 }
 

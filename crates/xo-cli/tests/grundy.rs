@@ -55,6 +55,20 @@ fn bad_input_exits_2_with_one_message() {
 }
 
 #[test]
+fn a_sequence_beyond_the_time_limit_gives_up_with_one_message() {
+    // .007 to 10^7 needs hours; both spellings of the limit stop it within about a second.
+    for flag in ["--max-seconds", "--timeout"] {
+        let start = std::time::Instant::now();
+        let o = xo(&["grundy", "0.007", "--upto", "10000000", flag, "1"]);
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(err.starts_with("xo: error: gave up after 1 s at heap "), "{flag}: {err}");
+        assert_eq!(err.lines().count(), 1, "{flag}: {err}");
+        assert!(start.elapsed().as_secs() < 30, "{flag}: took {:?}", start.elapsed());
+    }
+}
+
+#[test]
 fn plots_svg_and_png() {
     let dir = std::env::temp_dir().join(format!("xo-grundy-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
