@@ -164,7 +164,8 @@ pub struct EngineStats {
     pub filtered_heaps: u64,
     /// Filtered passes: one per heap, two when the first tracked too few values.
     pub filtered_passes: u64,
-    /// Splits the filtered pass found hitting a value not seen before (a store each).
+    /// Splits the filtered pass found hitting a value still in its table (written out and
+    /// cleared).
     pub filtered_hits: u64,
     /// Candidates found to be options, each at the cost of a scan up to where it was found.
     pub candidates_rejected: u64,
@@ -323,7 +324,7 @@ impl Engine {
         stats
     }
 
-    /// Whether heap `n` and the ones after it can be valued by the filtered pass.
+    /// Whether the next heaps can be valued by the filtered pass.
     fn filtering(&self) -> bool {
         self.filtered
             && self.sparse.is_none()
