@@ -462,6 +462,12 @@ impl Engine {
     }
 
     fn value_of(&mut self, n: usize) -> Grundy {
+        if self.filtering() {
+            // The filtered pass marks the moves that leave one heap itself.
+            let m = self.mirror.as_ref().expect("the filtered pass reads the mirror");
+            let guess = filter::guess(m.values());
+            return filter::heap_value(m, &self.rules, n, self.bits, guess, &mut self.scratch);
+        }
         self.seen.fill(0);
         let g = &self.values;
         let seen = &mut self.seen;
@@ -494,11 +500,6 @@ impl Engine {
     /// Marks every two-heap split (plus what `seen` holds) and takes the mex; or, with candidate
     /// testing on, the value from scratch by candidate testing.
     fn full_value(&mut self, n: usize) -> Grundy {
-        if self.filtering() {
-            let m = self.mirror.as_ref().expect("the filtered pass reads the mirror");
-            let guess = filter::guess(m.values());
-            return filter::heap_value(m, &self.rules, n, self.bits, guess, &mut self.scratch);
-        }
         if let Some(m) = &self.mirror {
             let prefix = self.prefix_for(n);
             let mut s = ScanStats::default();
