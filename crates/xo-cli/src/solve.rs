@@ -267,16 +267,16 @@ fn solve_treblecross(
         return report;
     };
     let mut seq = NimSequence::new(OctalGame::dot007());
-    // A free run of L cells is a .007 heap of L + 2: compute that far within the time budget.
-    let longest = strip.free_runs().iter().map(|&(_, len)| len).max().unwrap_or(0);
-    if let Err(reached) = seq.extend_within(longest + 2, grundy_deadline(opts)) {
-        report.note = Some(format!(
-            "stopped at the time budget with Grundy values up to heap {reached} of {}; the value is unknown",
-            longest + 2
-        ));
-        return report;
-    }
-    let analysis = strip.analyse(&mut seq);
+    let analysis = match strip.analyse_within(&mut seq, grundy_deadline(opts)) {
+        Ok(analysis) => analysis,
+        Err(u) => {
+            report.note = Some(format!(
+                "stopped at the time budget with Grundy values up to heap {} of {}; the value is unknown",
+                u.reached, u.needed
+            ));
+            return report;
+        }
+    };
     report.value = if analysis.winning { "win" } else { "loss" }.into();
     if !value_only && !strip.is_won() {
         let winning: std::collections::HashSet<usize> =

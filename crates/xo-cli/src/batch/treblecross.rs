@@ -60,20 +60,14 @@ impl Answerer for TreblecrossAnswerer {
     fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
         let strip = TreblecrossStrip::parse(case)
             .map_err(|e| format!("expected a strip over '.X' of at least 3 cells: {e}"))?;
-        let longest = strip.free_runs().iter().map(|&(_, len)| len).max().unwrap_or(0);
-        // A free run of `len` cells is a .007 heap of `len + 2`.
-        // Values up to a few thousand take milliseconds: only longer runs count against the budget.
-        if self.values.values().len() <= longest + 2 && longest >= 4096 {
-            let deadline = Instant::now() + self.budget;
-            if self.values.extend_within(longest + 2, Some(deadline)).is_err() {
-                return Err(format!(
-                    "a free run of {longest} cells needs Grundy values beyond the {} s budget \
-                     (raise --timeout)",
-                    self.budget.as_secs_f64()
-                ));
-            }
-        }
-        let analysis = strip.analyse(&mut self.values);
+        let deadline = Instant::now() + self.budget;
+        let analysis = strip.analyse_within(&mut self.values, Some(deadline)).map_err(|u| {
+            format!(
+                "a free run of {} cells needs Grundy values beyond the {} s budget (raise --timeout)",
+                u.needed - 2,
+                self.budget.as_secs_f64()
+            )
+        })?;
         out.extend_from_slice(if analysis.winning { b"WINNING\n" } else { b"LOSING\n" });
         for (i, cell) in analysis.winning_moves.iter().enumerate() {
             if i > 0 {

@@ -128,8 +128,10 @@ impl NimSequence {
         self.engine.values()
     }
 
-    /// Like [`NimSequence::extend_to`], but in blocks, giving up once `deadline` has passed (the
-    /// values computed so far are kept). `Err` carries how far the sequence got.
+    /// Like [`NimSequence::extend_to`], but in blocks of 4096 heaps, giving up once `deadline`
+    /// has passed (the values computed so far are kept). The first block is always computed (a
+    /// few milliseconds), so that short sequences never fail. `Err` carries how far the sequence
+    /// got.
     ///
     /// ```
     /// use std::time::{Duration, Instant};
@@ -137,15 +139,18 @@ impl NimSequence {
     /// use xo_core::solve::grundy::NimSequence;
     /// let mut seq = NimSequence::new(OctalGame::dot007());
     /// assert!(seq.extend_within(1000, Some(Instant::now() + Duration::from_secs(60))).is_ok());
-    /// assert!(seq.extend_within(10_000_000, Some(Instant::now())).is_err());
+    /// assert!(seq.extend_within(2000, Some(Instant::now())).is_ok());
+    /// assert_eq!(seq.extend_within(10_000_000, Some(Instant::now())), Err(2001 + 4096));
     /// ```
     pub fn extend_within(
         &mut self,
         upto: usize,
         deadline: Option<std::time::Instant>,
     ) -> Result<&[Grundy], usize> {
+        let from = self.values().len();
         while self.values().len() <= upto {
-            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            let started = self.values().len() > from;
+            if started && deadline.is_some_and(|d| std::time::Instant::now() >= d) {
                 return Err(self.values().len());
             }
             let next = (self.values().len() + 4095).min(upto);
