@@ -5,27 +5,29 @@
 //! values below the mex with only a handful of witnesses each, so candidates are rejected one
 //! after another at the cost of a pass each. The filtered pass tests every split against *all*
 //! the values not yet seen at once: they form a bit table of `P * 1024` bits (P = 1, 2 or 4, so
-//! that every option fits) held in `2 P` vector registers, and one `vpermi2w` plus a variable
-//! shift looks up 32 splits' XORs in it. Only the splits that hit a value still in the table (a
-//! few hundred per heap, as the table empties fast) are written out, compressed, and cleared from
-//! the table, which is reloaded after each block of splits. After the pass every value the table
-//! held is known to be an option or not, so the mex is exact.
+//! that every option fits) held in `2 P` vector registers. The values are kept as two byte planes
+//! (see [`Mirror::byte_pairs`]): bits 3-10, which name the table's byte, and bits 0-2, which name
+//! the bit in it. XOR acts on each plane alone, so 64 splits are looked up at once: `vpermi2b`
+//! fetches each split's byte of the table and `vpshufbitqmb` picks its bit. Only the splits that
+//! hit a value still in the table (a few hundred per heap, as the table empties fast) are written
+//! out, compressed, and cleared from the table, which is reloaded after each block of splits.
+//! After the pass every value the table held is known to be an option or not, so the mex is exact.
 //!
 //! Two things keep the table small. A sample of splits (runs of consecutive splits spread evenly)
 //! is scattered first, so that the common values never enter it. And the first pass tracks only
 //! the values below a *guess* a little above the recent values, since options above the mex are
 //! hits that decide nothing; when every tracked value turns out to be an option, a second pass
-//! tracks the rest. The kernel needs AVX-512 (BW for word permutes and shifts, VBMI2 for the
-//! compress); [`available`] checks the running CPU, and the engine uses its other methods where
-//! the check fails.
+//! tracks the rest. The kernel needs AVX-512 (BW, VBMI for the byte permute, BITALG for the bit
+//! pick, VBMI2 for the compress); [`available`] checks the running CPU, and the engine uses its
+//! other methods where the check fails.
 //!
 //! Heaps whose moves cannot interfere (heap `n` needs no heap above `n - window`) are spread over
 //! threads by [`extend`]: worker `t` of `T` values heaps `t, t + T, ...`, each with its own copy of
 //! the values, and the workers hand values to each other through atomics.
 //!
-//! On .007 to 2^17 the pass reads each split in about 0.13 ns on one core of the development
-//! machine, about half of it spent on the hits; the read of the two value arrays from L2 bounds
-//! it at about 0.065 ns (see the `grundy` bench).
+//! On .007 to 2^17 the pass looks at a split in about 0.11 ns on one core of the development
+//! machine, about 40% of it spent on the hits. The permutes alone (one port) would allow 0.03 ns
+//! a split; reading the four planes from L2 holds the pass at about 0.045 ns.
 
 // The AVX-512 kernel calls `target_feature` functions and reads vectors through raw pointers;
 // every `unsafe` block below states why it is sound.
@@ -43,7 +45,7 @@ const SAMPLE: usize = 512;
 /// Consecutive splits in a run of the sample.
 const SAMPLE_RUN: usize = 64;
 /// Splits in the first block of the pass; blocks double up to [`MAX_BLOCK`].
-const FIRST_BLOCK: usize = 128;
+const FIRST_BLOCK: usize = 256;
 /// Most splits between two refreshes of the table.
 const MAX_BLOCK: usize = 2048;
 /// Values at or above `1 << MAX_BITS` switch the filtered pass off (the table then has 4096 bits).
@@ -64,7 +66,9 @@ pub(crate) fn available() -> bool {
     {
         std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vbmi")
             && std::arch::is_x86_feature_detected!("avx512vbmi2")
+            && std::arch::is_x86_feature_detected!("avx512bitalg")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -76,7 +80,7 @@ pub(crate) fn available() -> bool {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Scratch {
     seen: Vec<u8>,
-    out: Vec<u16>,
+    out: Vec<u8>,
     /// Heaps valued by a filtered pass.
     pub heaps: u64,
     /// Filtered passes (more than one per heap when the guess was too low).
@@ -130,19 +134,20 @@ pub(crate) fn heap_value(
             s.seen[g[n - k] as usize] = 1;
         }
     }
-    let stretches: Vec<(&[u16], &[u16])> = rules
+    let stretches: Vec<Stretch> = rules
         .split2
         .iter()
         .filter(|&&k| n >= k + 2)
         .map(|&k| {
             let rest = n - k;
-            m.pairs(rest, 1, rest / 2 + 1)
+            let (lo, hi) = m.pairs(rest, 1, rest / 2 + 1);
+            Stretch { lo, hi, planes: m.byte_pairs(rest, 1, rest / 2 + 1) }
         })
         .collect();
-    let total: usize = stretches.iter().map(|(lo, _)| lo.len()).sum();
+    let total: usize = stretches.iter().map(|st| st.lo.len()).sum();
     s.splits += total as u64;
     if total <= SMALL {
-        for (lo, hi) in &stretches {
+        for Stretch { lo, hi, .. } in &stretches {
             for (&x, &y) in lo.iter().zip(hi.iter()) {
                 s.seen[(x ^ y) as usize] = 1;
             }
@@ -151,7 +156,7 @@ pub(crate) fn heap_value(
     }
     // The sample: runs of consecutive splits (cheaper to read than single ones) spread evenly.
     let runs = SAMPLE / SAMPLE_RUN;
-    for (lo, hi) in &stretches {
+    for Stretch { lo, hi, .. } in &stretches {
         let step = (lo.len() / runs).max(SAMPLE_RUN);
         for start in (0..lo.len().saturating_sub(SAMPLE_RUN)).step_by(step) {
             let end = start + SAMPLE_RUN;
@@ -160,7 +165,7 @@ pub(crate) fn heap_value(
             }
         }
     }
-    s.out.resize(MAX_BLOCK + 32, 0);
+    s.out.resize(2 * (MAX_BLOCK + 64), 0);
     let mut limit = guess.clamp(64, size);
     loop {
         s.passes += 1;
@@ -169,7 +174,7 @@ pub(crate) fn heap_value(
         let open = table.iter().any(|&w| w != 0)
             && stretches
                 .iter()
-                .all(|(lo, hi)| mark_options(pairs, lo, hi, &mut table, &mut s.out, &mut s.hits));
+                .all(|st| mark_options(pairs, st, &mut table, &mut s.out, &mut s.hits));
         if open {
             // The least value still in the table is the least that is not an option.
             let w = table.iter().position(|&w| w != 0).expect("a value is left");
@@ -200,23 +205,31 @@ fn unseen(pairs: usize, seen: &[u8], limit: usize) -> [u64; 64] {
 /// when the table ends empty.
 fn mark_options(
     pairs: usize,
-    lo: &[u16],
-    hi: &[u16],
+    stretch: &Stretch,
     table: &mut [u64; 64],
-    hits: &mut [u16],
+    hits: &mut [u8],
     count: &mut u64,
 ) -> bool {
-    assert!(available() && hits.len() >= MAX_BLOCK + 32);
-    let len = lo.len().min(hi.len());
-    let (lo, hi) = (&lo[..len], &hi[..len]);
+    let Stretch { lo, hi, planes } = stretch;
+    let len = lo.len();
+    assert!(available() && hits.len() >= 2 * (MAX_BLOCK + 64));
+    assert!(hi.len() == len && planes.iter().all(|p| p.len() == len));
     // SAFETY: the CPU has the features the kernels enable (checked just above).
     unsafe {
         match pairs {
-            1 => avx512::mark::<1>(lo, hi, table, hits, count),
-            2 => avx512::mark::<2>(lo, hi, table, hits, count),
-            _ => avx512::mark::<4>(lo, hi, table, hits, count),
+            1 => avx512::mark::<1>(lo, hi, planes, table, hits, count),
+            2 => avx512::mark::<2>(lo, hi, planes, table, hits, count),
+            _ => avx512::mark::<4>(lo, hi, planes, table, hits, count),
         }
     }
+}
+
+/// The splits of one splitting move: `lo[i] ^ hi[i]` for each, and the same as byte planes (see
+/// [`Mirror::byte_pairs`]).
+struct Stretch<'a> {
+    lo: &'a [u16],
+    hi: &'a [u16],
+    planes: [&'a [u8]; 4],
 }
 
 fn mex(seen: &[u8]) -> Grundy {
@@ -225,7 +238,10 @@ fn mex(seen: &[u8]) -> Grundy {
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
+    use super::super::scan::{high_byte, low_byte};
     use super::MAX_BLOCK;
+    /// Splits ahead of the pass that [`prefetch`] asks for (0: none).
+    const PREFETCH: usize = 512;
     use std::arch::x86_64::*;
 
     /// The table of the values below `limit` not yet marked in `seen`, a bit per value, as
@@ -257,69 +273,145 @@ mod avx512 {
         }
     }
 
-    /// For 32 splits: the mask of those whose XOR `v` (below `1024 P`) is set in `t`.
-    #[target_feature(enable = "avx512f,avx512bw")]
+    /// For the 64 splits from `at`: the mask of those whose XOR (below `1024 P`) is set in the
+    /// table `t`. The XOR's [`high_byte`](super::super::scan::high_byte) picks the table's byte
+    /// (`vpermi2b`, 128 bytes per pair of registers, bit 7 choosing the pair), and its low byte
+    /// the bit within it (`vpshufbitqmb` picks a bit of each 64-bit lane, so the low byte is
+    /// offset to its own byte of the lane).
+    ///
+    /// # Safety
+    /// Each of the four planes must hold at least `at + 64` bytes.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512bitalg")]
     #[inline]
-    fn lookup<const P: usize>(v: __m512i, t: &[__m512i; 8]) -> __mmask32 {
-        let idx = _mm512_srli_epi16::<4>(v);
-        let mut w = _mm512_permutex2var_epi16(t[0], idx, t[1]);
+    unsafe fn lookup<const P: usize>(
+        planes: &[&[u8]; 4],
+        at: usize,
+        t: &[__m512i; 8],
+    ) -> (u64, __m512i, __m512i) {
+        debug_assert!(planes.iter().all(|p| at + 64 <= p.len()));
+        // Byte j of a 64-bit lane sits at bits 8 (j % 8) of it.
+        let offsets = _mm512_set1_epi64(0x3830_2820_1810_0800);
+        // SAFETY: the caller guarantees 64 bytes from `at` in every plane.
+        let [hl, hh, ll, lh] =
+            unsafe { planes.map(|p| _mm512_loadu_si512(p.as_ptr().add(at).cast::<__m512i>())) };
+        let high = _mm512_xor_si512(hl, hh);
+        // (ll ^ lh) | offsets: the bit of the XOR within its byte, placed in the byte's lane.
+        let low = _mm512_ternarylogic_epi32::<0xBE>(ll, lh, offsets);
+        let mut w = _mm512_permutex2var_epi8(t[0], high, t[1]);
         if P >= 2 {
-            let bit10 = _mm512_test_epi16_mask(v, _mm512_set1_epi16(1 << 10));
-            let w1 = _mm512_permutex2var_epi16(t[2], idx, t[3]);
-            w = _mm512_mask_blend_epi16(bit10, w, w1);
+            let bit10 = _mm512_movepi8_mask(high);
+            let w1 = _mm512_permutex2var_epi8(t[2], high, t[3]);
+            w = _mm512_mask_blend_epi8(bit10, w, w1);
             if P == 4 {
-                let w2 = _mm512_permutex2var_epi16(t[4], idx, t[5]);
-                let w3 = _mm512_permutex2var_epi16(t[6], idx, t[7]);
-                let upper = _mm512_mask_blend_epi16(bit10, w2, w3);
-                let bit11 = _mm512_test_epi16_mask(v, _mm512_set1_epi16(1 << 11));
-                w = _mm512_mask_blend_epi16(bit11, w, upper);
+                let w2 = _mm512_permutex2var_epi8(t[4], high, t[5]);
+                let w3 = _mm512_permutex2var_epi8(t[6], high, t[7]);
+                let upper = _mm512_mask_blend_epi8(bit10, w2, w3);
+                let bit11 = _mm512_test_epi8_mask(low, _mm512_set1_epi8(0x40));
+                w = _mm512_mask_blend_epi8(bit11, w, upper);
             }
         }
-        let shifted = _mm512_srlv_epi16(w, _mm512_and_si512(v, _mm512_set1_epi16(15)));
-        _mm512_test_epi16_mask(shifted, _mm512_set1_epi16(1))
+        (bit_select(w, low), high, low)
     }
 
-    /// `lo[at..at + 32] ^ hi[at..at + 32]`.
+    /// For each byte `j`, the bit of the 64-bit lane of `bits` holding it that `index[j] & 63`
+    /// names (`vpshufbitqmb`).
     ///
-    /// # Safety
-    /// Both slices must hold at least `at + 32` words.
+    /// Written out rather than `_mm512_bitshuffle_epi64_mask` for the reason given at
+    /// [`compress_bytes`]: that intrinsic enables only BITALG, not the BW its 64-bit mask needs.
+    #[target_feature(enable = "avx512f,avx512bw,avx512bitalg")]
+    #[inline]
+    fn bit_select(bits: __m512i, index: __m512i) -> u64 {
+        let m: u64;
+        // SAFETY: the instruction only reads the two registers and writes the mask; the CPU has
+        // BITALG (this function enables it and is only called from kernels that check for it).
+        unsafe {
+            std::arch::asm!(
+                "vpshufbitqmb {m}, {bits}, {index}",
+                m = lateout(kreg) m,
+                bits = in(zmm_reg) bits,
+                index = in(zmm_reg) index,
+                options(pure, nomem, nostack),
+            );
+        }
+        m
+    }
+
+    /// Asks for the 256 bytes of every plane from `at` to be brought into L1: the hardware
+    /// prefetcher alone keeps the pass waiting on L2.
     #[target_feature(enable = "avx512f,avx512bw")]
     #[inline]
-    unsafe fn xor_at(lo: &[u16], hi: &[u16], at: usize) -> __m512i {
-        debug_assert!(at + 32 <= lo.len() && at + 32 <= hi.len());
-        // SAFETY: the caller guarantees 32 words from `at` in both slices.
-        unsafe {
-            let x = _mm512_loadu_si512(lo.as_ptr().add(at).cast());
-            let y = _mm512_loadu_si512(hi.as_ptr().add(at).cast());
-            _mm512_xor_si512(x, y)
+    fn prefetch(planes: &[&[u8]; 4], at: usize) {
+        for p in planes {
+            for k in 0..4 {
+                // `wrapping_add` keeps the address well defined past the end; a prefetch never
+                // faults.
+                _mm_prefetch::<_MM_HINT_T0>(p.as_ptr().wrapping_add(at + 64 * k).cast());
+            }
         }
     }
 
-    /// Writes the words of `v` selected by `m`, packed, to `hits[at..]`.
+    /// Writes the bytes of `high` and `low` selected by `m`, packed, to `hits` from `fill` (high
+    /// bytes in the first half, low bytes in the second); returns the new fill.
     ///
     /// # Safety
-    /// `hits` must hold at least `at + 32` words.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+    /// Each half of `hits` must hold at least `fill + 64` bytes.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
     #[inline]
-    unsafe fn compress_at(hits: &mut [u16], at: usize, m: __mmask32, v: __m512i) {
-        debug_assert!(at + 32 <= hits.len());
-        // SAFETY: the caller guarantees room for 32 words from `at`.
+    unsafe fn compress_at(
+        hits: &mut [u8],
+        fill: usize,
+        m: u64,
+        high: __m512i,
+        low: __m512i,
+    ) -> usize {
+        let half = hits.len() / 2;
+        debug_assert!(fill + 64 <= half);
+        // SAFETY: the caller guarantees room for 64 bytes from `fill` in each half.
         unsafe {
-            let packed = _mm512_maskz_compress_epi16(m, v);
-            _mm512_storeu_si512(hits.as_mut_ptr().add(at).cast(), packed);
+            let p = hits.as_mut_ptr().add(fill);
+            _mm512_storeu_si512(p.cast(), compress_bytes(m, high));
+            _mm512_storeu_si512(p.add(half).cast(), compress_bytes(m, low));
         }
+        fill + m.count_ones() as usize
     }
 
-    /// See [`super::mark_options`]; `lo` and `hi` have one length.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+    /// The bytes of `a` selected by `m`, packed at the start (`vpcompressb`, zeroing the rest).
+    ///
+    /// Written out rather than `_mm512_maskz_compress_epi8`: that intrinsic enables only VBMI2,
+    /// and where it is not inlined LLVM cannot move its 64-bit mask (which needs BW) and aborts
+    /// ("Cannot emit physreg copy instruction", seen in release doctests).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+    #[inline]
+    fn compress_bytes(m: u64, a: __m512i) -> __m512i {
+        let packed: __m512i;
+        // SAFETY: the instruction only reads the two registers and writes the third; the CPU has
+        // VBMI2 (this function enables it and is only called from kernels that check for it).
+        unsafe {
+            std::arch::asm!(
+                "vpcompressb {packed}{{{m}}}{{z}}, {a}",
+                packed = lateout(zmm_reg) packed,
+                m = in(kreg) m,
+                a = in(zmm_reg) a,
+                options(pure, nomem, nostack),
+            );
+        }
+        packed
+    }
+
+    /// See [`super::mark_options`]; `lo`, `hi` and the planes have one length.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512bitalg,popcnt")]
     pub(super) fn mark<const P: usize>(
         lo: &[u16],
         hi: &[u16],
+        planes: &[&[u8]; 4],
         table: &mut [u64; 64],
-        hits: &mut [u16],
+        hits: &mut [u8],
         count: &mut u64,
     ) -> bool {
+        let half = hits.len() / 2;
+        assert!(half >= MAX_BLOCK + 64);
         let len = lo.len();
+        debug_assert!(hi.len() == len && planes.iter().all(|p| p.len() == len));
         let words = 16 * P;
         let mut t = [_mm512_setzero_si512(); 8];
         load::<P>(table, &mut t);
@@ -328,54 +420,48 @@ mod avx512 {
             let end = (i + block).min(len);
             block = (2 * block).min(MAX_BLOCK);
             let mut fill = 0;
-            // SAFETY (every `unsafe` block of this loop): `lo` and `hi` both have `len` elements
-            // and every read of 32 words starts at most at `end - 32 <= len - 32`. Every write of
-            // 32 words into `hits` starts at `fill`, at most the number of splits read so far in
-            // this block (at most `MAX_BLOCK`), and `hits` holds `MAX_BLOCK + 32` words.
-            while i + 128 <= end {
-                let v = unsafe {
+            // SAFETY (every `unsafe` block of this loop): every plane has `len` bytes and every
+            // lookup of 64 splits starts at most at `end - 64 <= len - 64`. Every write of 64
+            // bytes into a half of `hits` starts at `fill`, at most the number of splits looked
+            // at so far in this block (at most `MAX_BLOCK`), and each half holds `MAX_BLOCK + 64`.
+            while i + 256 <= end {
+                if PREFETCH > 0 {
+                    prefetch(planes, i + PREFETCH);
+                }
+                let r = unsafe {
                     [
-                        xor_at(lo, hi, i),
-                        xor_at(lo, hi, i + 32),
-                        xor_at(lo, hi, i + 64),
-                        xor_at(lo, hi, i + 96),
+                        lookup::<P>(planes, i, &t),
+                        lookup::<P>(planes, i + 64, &t),
+                        lookup::<P>(planes, i + 128, &t),
+                        lookup::<P>(planes, i + 192, &t),
                     ]
                 };
-                let m = [
-                    lookup::<P>(v[0], &t),
-                    lookup::<P>(v[1], &t),
-                    lookup::<P>(v[2], &t),
-                    lookup::<P>(v[3], &t),
-                ];
-                if (m[0] | m[1] | m[2] | m[3]) != 0 {
-                    for j in 0..4 {
-                        unsafe { compress_at(hits, fill, m[j], v[j]) };
-                        fill += m[j].count_ones() as usize;
+                if (r[0].0 | r[1].0 | r[2].0 | r[3].0) != 0 {
+                    for (m, high, low) in r {
+                        fill = unsafe { compress_at(hits, fill, m, high, low) };
                     }
                 }
-                i += 128;
+                i += 256;
             }
-            while i + 32 <= end {
-                let v = unsafe { xor_at(lo, hi, i) };
-                let m = lookup::<P>(v, &t);
-                if m != 0 {
-                    unsafe { compress_at(hits, fill, m, v) };
-                    fill += m.count_ones() as usize;
-                }
-                i += 32;
+            while i + 64 <= end {
+                let (m, high, low) = unsafe { lookup::<P>(planes, i, &t) };
+                fill = unsafe { compress_at(hits, fill, m, high, low) };
+                i += 64;
             }
             while i < end {
                 let v = lo[i] ^ hi[i];
                 if table[(v >> 6) as usize] >> (v & 63) & 1 != 0 {
-                    hits[fill] = v;
+                    hits[fill] = high_byte(v);
+                    hits[half + fill] = low_byte(v);
                     fill += 1;
                 }
                 i += 1;
             }
             if fill > 0 {
                 *count += fill as u64;
-                for &v in &hits[..fill] {
-                    table[(v >> 6) as usize] &= !(1u64 << (v & 63));
+                for (&h, &l) in hits[..fill].iter().zip(&hits[half..half + fill]) {
+                    let v = (h as usize) << 3 | (l & 7) as usize | ((l & 0x40) as usize) << 5;
+                    table[v >> 6] &= !(1u64 << (v & 63));
                 }
                 if table[..words].iter().all(|&w| w == 0) {
                     return false;
@@ -393,8 +479,9 @@ mod avx512 {
     pub(super) unsafe fn mark<const P: usize>(
         _: &[u16],
         _: &[u16],
+        _: &[&[u8]; 4],
         _: &mut [u64; 64],
-        _: &mut [u16],
+        _: &mut [u8],
         _: &mut u64,
     ) -> bool {
         unreachable!("the filtered pass needs x86_64")

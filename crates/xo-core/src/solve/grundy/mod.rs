@@ -51,7 +51,7 @@ pub fn max_heap(game: &OctalGame) -> usize {
 ///
 /// ```
 /// use xo_core::solve::grundy::filtered_pass_available;
-/// let _ = filtered_pass_available(); // true on x86_64 CPUs with AVX-512 BW and VBMI2
+/// let _ = filtered_pass_available(); // true on x86_64 CPUs with AVX-512 BW, VBMI, VBMI2, BITALG
 /// ```
 pub fn filtered_pass_available() -> bool {
     filter::available()

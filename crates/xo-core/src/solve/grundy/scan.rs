@@ -33,23 +33,45 @@ const K: usize = 1;
 /// XOR of two values below `2^15` and the least value missing among them fit there).
 pub(crate) const VALUE_BOUND: Grundy = 1 << 15;
 
-/// The values as `u16`, forward and mirrored.
+/// The values as `u16`, forward and mirrored; and the same split into two byte planes for the
+/// filtered pass (see [`Mirror::byte_pairs`]).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Mirror {
     fwd: Vec<u16>,
     /// `rev[i] = fwd[rev.len() - 1 - i]` for every `i` below `fwd.len()`; its length (the
     /// capacity) is at least `fwd.len()`, and is doubled (and rebuilt) when outgrown.
     rev: Vec<u16>,
+    /// [`high_byte`] of each value, forward and mirrored like `fwd` and `rev`.
+    fwd_high: Vec<u8>,
+    rev_high: Vec<u8>,
+    /// [`low_byte`] of each value, forward and mirrored.
+    fwd_low: Vec<u8>,
+    rev_low: Vec<u8>,
+}
+
+/// Bits 3 to 10 of a value: the byte of a bit table that holds the value's bit.
+pub(crate) fn high_byte(v: u16) -> u8 {
+    (v >> 3) as u8
+}
+
+/// Bits 0 to 2 of a value (its bit within [`high_byte`]), with bit 11 moved to bit 6.
+pub(crate) fn low_byte(v: u16) -> u8 {
+    ((v & 7) | ((v >> 11) & 1) << 6) as u8
 }
 
 impl Mirror {
     /// Appends a value below [`VALUE_BOUND`].
     pub fn push(&mut self, v: Grundy) {
         let n = self.fwd.len();
-        self.fwd.push(v as u16);
+        let w = v as u16;
+        self.fwd.push(w);
+        self.fwd_high.push(high_byte(w));
+        self.fwd_low.push(low_byte(w));
         if n < self.rev.len() {
-            let cap = self.rev.len();
-            self.rev[cap - 1 - n] = v as u16;
+            let at = self.rev.len() - 1 - n;
+            self.rev[at] = w;
+            self.rev_high[at] = high_byte(w);
+            self.rev_low[at] = low_byte(w);
         } else {
             self.rebuild();
         }
@@ -71,6 +93,8 @@ impl Mirror {
         for (r, &v) in self.rev[cap - self.fwd.len()..].iter_mut().rev().zip(&self.fwd) {
             *r = v;
         }
+        self.rev_high = self.rev.iter().map(|&v| high_byte(v)).collect();
+        self.rev_low = self.rev.iter().map(|&v| low_byte(v)).collect();
     }
 
     /// `(g(a), g(rest - a))` for `a` in `from..to`, both as forward slices; `1 <= from <= to`,
@@ -80,6 +104,21 @@ impl Mirror {
         // rev[cap - 1 - (rest - a)] = g(rest - a), increasing with a.
         let start = self.rev.len() + from - 1 - rest;
         (&self.fwd[from..to], &self.rev[start..start + (to - from)])
+    }
+
+    /// Like [`pairs`](Self::pairs), as byte planes: the [`high_byte`]s of `g(a)` and of
+    /// `g(rest - a)`, then their [`low_byte`]s. Both functions are linear over XOR, so the planes
+    /// of `g(a) ^ g(rest - a)` are the XORs of these (for values below `2^12`).
+    #[inline]
+    pub fn byte_pairs(&self, rest: usize, from: usize, to: usize) -> [&[u8]; 4] {
+        let start = self.rev.len() + from - 1 - rest;
+        let end = start + (to - from);
+        [
+            &self.fwd_high[from..to],
+            &self.rev_high[start..end],
+            &self.fwd_low[from..to],
+            &self.rev_low[start..end],
+        ]
     }
 }
 
@@ -242,4 +281,41 @@ fn hits(lo: &[u16], hi: &[u16], cand: &[u16; K]) -> [bool; K] {
         }
     }
     acc.map(|a| a != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn byte_planes_are_the_pairs_split_and_xor_splits_with_them() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        let mut m = Mirror::default();
+        // Values below 2^12 (the filtered pass's range), pushed past two rebuilds of `rev`.
+        for _ in 0..5000 {
+            m.push(rng.random_range(0..4096));
+            let n = m.len();
+            if n < 2 {
+                continue;
+            }
+            let rest = rng.random_range(1..n);
+            let to = rng.random_range(1..=rest / 2 + 1);
+            let (lo, hi) = m.pairs(rest, 1, to);
+            let [hl, hh, ll, lh] = m.byte_pairs(rest, 1, to);
+            for i in 0..lo.len() {
+                let (x, y) = (lo[i], hi[i]);
+                assert_eq!(
+                    (hl[i], hh[i], ll[i], lh[i]),
+                    (high_byte(x), high_byte(y), low_byte(x), low_byte(y))
+                );
+                // The planes of the XOR are the XORs of the planes, and give the XOR back.
+                let v = x ^ y;
+                assert_eq!((high_byte(v), low_byte(v)), (hl[i] ^ hh[i], ll[i] ^ lh[i]));
+                let (h, l) = (hl[i] ^ hh[i], ll[i] ^ lh[i]);
+                let back = (h as u16) << 3 | (l & 7) as u16 | ((l & 0x40) as u16) << 5;
+                assert_eq!(back, v, "value {v}");
+            }
+        }
+    }
 }
