@@ -171,10 +171,13 @@ pub(crate) fn heap_value(
         s.passes += 1;
         // The values below the limit not seen yet; the pass clears those it finds.
         let mut table = unseen(pairs, &s.seen, limit);
+        // The kernel's table need only cover the tracked values: a larger XOR then reads the
+        // bit of one 1024 lower, a false hit that costs a little time and clears nothing.
+        let kernel = limit.div_ceil(1024).next_power_of_two();
         let open = table.iter().any(|&w| w != 0)
             && stretches
                 .iter()
-                .all(|st| mark_options(pairs, st, &mut table, &mut s.out, &mut s.hits));
+                .all(|st| mark_options(kernel, st, &mut table, &mut s.out, &mut s.hits));
         if open {
             // The least value still in the table is the least that is not an option.
             let w = table.iter().position(|&w| w != 0).expect("a value is left");
@@ -200,9 +203,10 @@ fn unseen(pairs: usize, seen: &[u8], limit: usize) -> [u64; 64] {
     table
 }
 
-/// Clears from `table` (a bit per value, `16 * pairs` words; every XOR below `1024 * pairs`) every
+/// Clears from `table` (a bit per value; only its first `16 * pairs` words may hold any) every
 /// value that some `lo[i] ^ hi[i]` takes, counting the splits that did so in `count`. `false`
-/// when the table ends empty.
+/// when the table ends empty. An XOR at or above `1024 * pairs` is looked up 1024 (or 2048) lower
+/// and may hit falsely; its own bit, the one cleared, is outside the table, so that is harmless.
 fn mark_options(
     pairs: usize,
     stretch: &Stretch,
