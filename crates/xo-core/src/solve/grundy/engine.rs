@@ -352,10 +352,13 @@ impl Engine {
                     self.threads,
                     &mut self.workers,
                 );
+                // The pipeline may stop early (a value needing more bits than its passes
+                // allowed): carry on from the first heap it left, with `n` read afresh.
+                let progressed = !found.is_empty();
                 for v in found {
                     self.push(v);
                 }
-                if self.values.len() > last {
+                if progressed {
                     continue;
                 }
             }

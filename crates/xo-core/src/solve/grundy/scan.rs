@@ -106,19 +106,32 @@ impl Mirror {
         (&self.fwd[from..to], &self.rev[start..start + (to - from)])
     }
 
-    /// Like [`pairs`](Self::pairs), as byte planes: the [`high_byte`]s of `g(a)` and of
-    /// `g(rest - a)`, then their [`low_byte`]s. Both functions are linear over XOR, so the planes
-    /// of `g(a) ^ g(rest - a)` are the XORs of these (for values below `2^12`).
+    /// Like [`pairs`](Self::pairs), with the byte planes of each side (see [`Side`]).
     #[inline]
-    pub fn byte_pairs(&self, rest: usize, from: usize, to: usize) -> [&[u8]; 4] {
+    pub fn sides(&self, rest: usize, from: usize, to: usize) -> [Side<'_>; 2] {
+        let (lo, hi) = self.pairs(rest, from, to);
         let start = self.rev.len() + from - 1 - rest;
         let end = start + (to - from);
         [
-            &self.fwd_high[from..to],
-            &self.rev_high[start..end],
-            &self.fwd_low[from..to],
-            &self.rev_low[start..end],
+            Side { values: lo, planes: [&self.fwd_high[from..to], &self.fwd_low[from..to]] },
+            Side { values: hi, planes: [&self.rev_high[start..end], &self.rev_low[start..end]] },
         ]
+    }
+}
+
+/// One side of a run of splits `(a, rest - a)`: the values `g(a)` (or `g(rest - a)`), and their
+/// [`high_byte`]s and [`low_byte`]s. Both functions are linear over XOR, so the planes of
+/// `g(a) ^ g(rest - a)` are the XORs of the two sides' planes (for values below `2^12`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Side<'a> {
+    pub values: &'a [u16],
+    pub planes: [&'a [u8]; 2],
+}
+
+impl Side<'_> {
+    /// Whether both planes are as long as the values.
+    pub fn len_ok(&self) -> bool {
+        self.planes.iter().all(|p| p.len() == self.values.len())
     }
 }
 
@@ -302,7 +315,9 @@ mod tests {
             let rest = rng.random_range(1..n);
             let to = rng.random_range(1..=rest / 2 + 1);
             let (lo, hi) = m.pairs(rest, 1, to);
-            let [hl, hh, ll, lh] = m.byte_pairs(rest, 1, to);
+            let [a, b] = m.sides(rest, 1, to);
+            assert!(a.len_ok() && b.len_ok() && a.values == lo && b.values == hi);
+            let ([hl, ll], [hh, lh]) = (a.planes, b.planes);
             for i in 0..lo.len() {
                 let (x, y) = (lo[i], hi[i]);
                 assert_eq!(
