@@ -6,7 +6,7 @@
 //! after another at the cost of a pass each. The filtered pass tests every split against *all*
 //! the values not yet seen at once: they form a bit table of `P * 1024` bits (P = 1, 2 or 4, so
 //! that every option fits) held in `2 P` vector registers. The values are kept as two byte planes
-//! (see [`Mirror::byte_pairs`]): bits 3-10, which name the table's byte, and bits 0-2, which name
+//! (see [`Mirror::sides`]): bits 3-10, which name the table's byte, and bits 0-2, which name
 //! the bit in it. XOR acts on each plane alone, so 64 splits are looked up at once: `vpermi2b`
 //! fetches each split's byte of the table and `vpshufbitqmb` picks its bit. Only the splits that
 //! hit a value still in the table (a few hundred per heap, as the table empties fast) are written

@@ -34,7 +34,7 @@ const K: usize = 1;
 pub(crate) const VALUE_BOUND: Grundy = 1 << 15;
 
 /// The values as `u16`, forward and mirrored; and the same split into two byte planes for the
-/// filtered pass (see [`Mirror::byte_pairs`]).
+/// filtered pass (see [`Mirror::sides`]).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Mirror {
     fwd: Vec<u16>,
