@@ -455,13 +455,13 @@ mod avx512 {
         m
     }
 
-    /// Asks for the 256 bytes from `at` of each plane to be brought into L1: the hardware
+    /// Asks for `lines` cache lines from `at` of each plane to be brought into L1: the hardware
     /// prefetcher alone keeps the pass waiting on L2.
     #[target_feature(enable = "avx512f")]
     #[inline]
-    fn prefetch(planes: [&[u8]; 4], at: usize) {
+    fn prefetch(planes: [&[u8]; 4], at: usize, lines: usize) {
         for p in planes {
-            for k in 0..4 {
+            for k in 0..lines {
                 // `wrapping_add` keeps the address well defined past the end; a prefetch never
                 // faults.
                 _mm_prefetch::<_MM_HINT_T0>(p.as_ptr().wrapping_add(at + 64 * k).cast());
@@ -556,7 +556,7 @@ mod avx512 {
             while i + 64 * group <= end {
                 if PREFETCH > 0 {
                     let planes = [lo.planes[0], lo.planes[1], hi[0].planes[0], hi[0].planes[1]];
-                    prefetch(planes, i + PREFETCH);
+                    prefetch(planes, i + PREFETCH, group);
                 }
                 let mut r = [[(0, _mm512_setzero_si512(), _mm512_setzero_si512()); H]; 4];
                 let mut any = 0;
