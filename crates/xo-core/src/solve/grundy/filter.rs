@@ -346,6 +346,8 @@ fn mex(seen: &[u8]) -> Grundy {
 mod avx512 {
     use super::super::scan::{high_byte, low_byte, Side};
     use super::MAX_BLOCK;
+    /// Splits from which the kernel notes the groups that hit instead of branching on each.
+    const DENSE: usize = 8192;
     /// Splits ahead of the pass that [`prefetch`] asks for (0: none).
     const PREFETCH: usize = 512;
     use std::arch::x86_64::*;
@@ -544,6 +546,8 @@ mod avx512 {
         // 128 for two (registers run short beyond).
         let group = 4 / H;
         let (mut i, mut block) = (0, super::FIRST_BLOCK);
+        // The starts of the groups of a block that hit (see below).
+        let mut groups = [0u32; MAX_BLOCK / 128 + 1];
         while i < len {
             let end = (i + block).min(len);
             block = (2 * block).min(MAX_BLOCK);
@@ -553,29 +557,52 @@ mod avx512 {
             // bytes into a half of a heap's region of `hits` starts at its `fill`, at most the
             // number of splits looked at so far in this block (at most `MAX_BLOCK`), and each
             // half holds `MAX_BLOCK + 64`.
-            while i + 64 * group <= end {
-                if PREFETCH > 0 {
-                    let planes = [lo.planes[0], lo.planes[1], hi[0].planes[0], hi[0].planes[1]];
-                    prefetch(planes, i + PREFETCH, group);
-                }
+            // A group of `group` vectors per heap from `at`: the lookups, and whether any hit.
+            let look = |at: usize| {
                 let mut r = [[(0, _mm512_setzero_si512(), _mm512_setzero_si512()); H]; 4];
                 let mut any = 0;
                 for (k, found) in r.iter_mut().enumerate().take(group) {
-                    let at = i + 64 * k;
+                    let at = at + 64 * k;
                     let shared = unsafe { load_at(&lo.planes, at) };
                     for (h, f) in found.iter_mut().enumerate() {
                         *f = unsafe { lookup::<P>(shared, &hi[h].planes, at, &t[h]) };
                         any |= f.0;
                     }
                 }
-                if any != 0 {
-                    for found in &r[..group] {
-                        for (h, &(m, high, low)) in found.iter().enumerate() {
-                            fill[h] = unsafe { compress_at(hits[h], fill[h], m, high, low) };
+                (r, any)
+            };
+            // Early on most groups hit, and a branch per group is cheap; later hits are rare
+            // and scattered, so the groups that hit are noted without a branch (which would
+            // mispredict on each) and looked up again after the block.
+            let dense = i < DENSE;
+            let mut noted = 0;
+            while i + 64 * group <= end {
+                if PREFETCH > 0 {
+                    let planes = [lo.planes[0], lo.planes[1], hi[0].planes[0], hi[0].planes[1]];
+                    prefetch(planes, i + PREFETCH, group);
+                }
+                let (r, any) = look(i);
+                if dense {
+                    if any != 0 {
+                        for found in &r[..group] {
+                            for (h, &(m, high, low)) in found.iter().enumerate() {
+                                fill[h] = unsafe { compress_at(hits[h], fill[h], m, high, low) };
+                            }
                         }
                     }
+                } else {
+                    groups[noted] = i as u32;
+                    noted += usize::from(any != 0);
                 }
                 i += 64 * group;
+            }
+            for &at in &groups[..noted] {
+                let (r, _) = look(at as usize);
+                for found in &r[..group] {
+                    for (h, &(m, high, low)) in found.iter().enumerate() {
+                        fill[h] = unsafe { compress_at(hits[h], fill[h], m, high, low) };
+                    }
+                }
             }
             while i + 64 <= end {
                 let shared = unsafe { load_at(&lo.planes, i) };
