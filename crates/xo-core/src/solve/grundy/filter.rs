@@ -54,9 +54,9 @@ const MAX_BLOCK: usize = 2048;
 /// Values at or above `1 << MAX_BITS` switch the filtered pass off (the table then has 4096 bits).
 pub(crate) const MAX_BITS: u32 = 12;
 /// Values looked back at by [`guess`].
-const GUESS_FROM: usize = 64;
+const GUESS_FROM: usize = 32;
 /// How far above the largest recent value [`guess`] goes.
-const GUESS_MARGIN: usize = 65;
+const GUESS_MARGIN: usize = 32;
 /// Busy-wait rounds for another worker's value before yielding the core.
 const SPINS: u32 = 1 << 12;
 /// A result slot not yet written.
@@ -668,7 +668,7 @@ mod avx512 {
 
 /// A guess a little above the next value: the largest of the last [`GUESS_FROM`] values, plus a
 /// margin. Recent values bound the next one well in the sequences seen (for .007 up to 2^17 the
-/// guess is too low for about one heap in 400).
+/// guess is too low for about one heap in 100, which then takes a second pass).
 pub(crate) fn guess(values: &[u16]) -> usize {
     let recent = &values[values.len().saturating_sub(GUESS_FROM)..];
     recent.iter().copied().max().unwrap_or(0) as usize + GUESS_MARGIN
