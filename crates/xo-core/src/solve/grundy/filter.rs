@@ -28,9 +28,9 @@
 //! its splits reach; the moves that leave one heap reach closer (heap `n - 3` for .007) and are
 //! counted after the pass, so a worker waits, if at all, only at the end of a pass.
 //!
-//! On .007 to 2^17 the pass looks at a split in about 0.11 ns on one core of the development
-//! machine, about 40% of it spent on the hits. The permutes alone (one port) would allow 0.03 ns
-//! a split; reading the four planes from L2 holds the pass at about 0.045 ns.
+//! On .007 to 2^17 (heaps in pairs, one core of the development machine) a split costs about
+//! 0.09 ns: 0.03 ns for the lookup itself (the byte permute, two cycles on one port, bounds it),
+//! the rest for the hits, written out, cleared and reloaded, and for the sample.
 
 // The AVX-512 kernel calls `target_feature` functions and reads vectors through raw pointers;
 // every `unsafe` block below states why it is sound.
