@@ -122,7 +122,7 @@ pub(crate) fn heap_value(
 ) -> Grundy {
     let heap = prepare(m, rules, n, bits, guess, n, s);
     let table = pass_one(m, rules, &heap, s);
-    finish(m, rules, heap, table, &[], s)
+    finish(m, rules, heap, table, [], s)
 }
 
 /// One heap on its way through the filtered pass.
@@ -171,10 +171,10 @@ fn prepare(
         }
     }
     let runs = runs(m, rules, n);
-    let total: usize = runs.iter().map(|[lo, _]| lo.values.len()).sum();
+    let total: usize = runs.clone().map(|[lo, _]| lo.values.len()).sum();
     s.splits += total as u64;
     let scattered = total <= SMALL;
-    for [lo, hi] in &runs {
+    for [lo, hi] in runs {
         let (lo, hi) = (lo.values, hi.values);
         if scattered {
             scatter(&mut seen, lo, hi);
@@ -200,16 +200,15 @@ fn scatter(seen: &mut [u8], lo: &[u16], hi: &[u16]) {
 
 /// The splits of heap `n`, a run per splitting move (`(a, n - k - a)` for `a` from 1 to half
 /// the rest), as the two sides of each.
-fn runs<'a>(m: &'a Mirror, rules: &Rules, n: usize) -> Vec<[Side<'a>; 2]> {
-    rules
-        .split2
-        .iter()
-        .filter(|&&k| n >= k + 2)
-        .map(|&k| {
-            let rest = n - k;
-            m.sides(rest, 1, rest / 2 + 1)
-        })
-        .collect()
+fn runs<'a>(
+    m: &'a Mirror,
+    rules: &'a Rules,
+    n: usize,
+) -> impl Iterator<Item = [Side<'a>; 2]> + Clone + 'a {
+    rules.split2.iter().filter(move |&&k| n >= k + 2).map(move |&k| {
+        let rest = n - k;
+        m.sides(rest, 1, rest / 2 + 1)
+    })
 }
 
 /// The pairs of registers the kernel's table needs to track the values below `limit`.
@@ -239,26 +238,25 @@ fn pass_two(m: &Mirror, rules: &Rules, heaps: &mut [Heap; 2], s: &mut Scratch) -
     debug_assert!(b.n == a.n + 1 && !a.scattered && !b.scattered);
     // Per splitting move: the splits both heaps have; those of b beyond a's are scattered before
     // the tables are made.
-    let mut shared = Vec::new();
+    let shared = |k: usize| if a.n >= k + 2 { (a.n - k) / 2 } else { 0 };
     for &k in &rules.split2 {
-        let len = if a.n >= k + 2 { (a.n - k) / 2 } else { 0 };
         if b.n >= k + 2 {
             let rest = b.n - k;
             let [lo, hi] = m.sides(rest, 1, rest / 2 + 1);
-            scatter(&mut b.seen, &lo.values[len..], &hi.values[len..]);
-        }
-        if len > 0 {
-            shared.push((k, len));
+            scatter(&mut b.seen, &lo.values[shared(k)..], &hi.values[shared(k)..]);
         }
     }
     let mut tables =
         [unseen(a.size / 1024, &a.seen, a.limit), unseen(b.size / 1024, &b.seen, b.limit)];
     s.passes += 2;
     let pairs = kernel_pairs(a.limit.max(b.limit));
-    for (k, len) in shared {
-        let [lo, hi_a] = m.sides(a.n - k, 1, len + 1);
-        let [_, hi_b] = m.sides(b.n - k, 1, len + 1);
-        mark_options(pairs, &lo, &[hi_a, hi_b], &mut tables, &mut s.out, &mut s.hits);
+    for &k in &rules.split2 {
+        let len = shared(k);
+        if len > 0 {
+            let [lo, hi_a] = m.sides(a.n - k, 1, len + 1);
+            let [_, hi_b] = m.sides(b.n - k, 1, len + 1);
+            mark_options(pairs, &lo, &[hi_a, hi_b], &mut tables, &mut s.out, &mut s.hits);
+        }
     }
     tables
 }
@@ -271,10 +269,10 @@ fn finish(
     rules: &Rules,
     mut heap: Heap,
     mut table: [u64; 64],
-    late: &[Grundy],
+    late: impl IntoIterator<Item = Grundy>,
     s: &mut Scratch,
 ) -> Grundy {
-    for &v in late {
+    for v in late {
         let v = v as usize;
         assert!(v < heap.size, "a late option beyond the table");
         heap.seen[v] = 1;
@@ -814,13 +812,9 @@ fn unit_values(
     }
     let values = heaps.into_iter().zip(tables).map(|(heap, table)| {
         let n = heap.n;
-        let late: Vec<Grundy> = rules
-            .take_some
-            .iter()
-            .filter(|&&k| n > k && n - k >= known)
-            .map(|&k| m.values()[n - k] as Grundy)
-            .collect();
-        finish(m, rules, heap, table, &late, s)
+        let g = m.values();
+        let late = rules.take_some.iter().filter(|&&k| n > k && n - k >= known);
+        finish(m, rules, heap, table, late.map(|&k| g[n - k] as Grundy), s)
     });
     Some(values.collect())
 }
