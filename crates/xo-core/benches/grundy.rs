@@ -2,7 +2,7 @@
 //! O(n^2) mex loop in C++ (benches/grundy_plain.cpp, compiled here with `g++ -O2`) and against
 //! `ogsolve` (Piotr Beling's octal-game solver from crates.io, the fastest open-source one we
 //! know: its naive, RC and RC2 methods), checking that all give the same values and the
-//! published facts. xo and the C++ loop run three times in turn, each timed by its best run (the
+//! published facts. xo and the C++ loop run five times in turn, each timed by its best run (the
 //! speed of the development machine drifts). `ogsolve` is taken from `XO_OGSOLVE` (a path), else from `PATH`, else
 //! installed from crates.io into `target/ogsolve` (built with `-C target-cpu=native`, as its
 //! README advises); without it (no network, say) that comparison is skipped with a note.
@@ -25,7 +25,7 @@ use xo_core::solve::grundy::{Grundy, Method, NimSequence};
 
 const N: usize = 1 << 17;
 /// Runs of xo's engine and of the C++ loop, taken in turn; each is timed by its best.
-const ROUNDS: usize = 3;
+const ROUNDS: usize = 5;
 
 fn time_engine(method: Method) -> (Vec<Grundy>, f64) {
     let start = Instant::now();
