@@ -629,9 +629,14 @@ mod avx512 {
                 let (table, found) = (&mut tables[h], &hits[h]);
                 *count += fill[h] as u64;
                 let (high, low) = found.split_at(region / 2);
+                // Cleared a byte at a time: hits repeat values, and a clear waits for the last
+                // one to the same memory, so narrower units make shorter waits.
+                // SAFETY: `[u64; 64]` and `[u8; 512]` have one size, any bytes are valid `u8`s,
+                // and `u8` needs no alignment; the table is not otherwise used meanwhile.
+                let bytes = unsafe { &mut *(table as *mut [u64; 64]).cast::<[u8; 512]>() };
                 for (&b, &l) in high[..fill[h]].iter().zip(&low[..fill[h]]) {
-                    let v = (b as usize) << 3 | (l & 7) as usize | ((l & 0x40) as usize) << 5;
-                    table[v >> 6] &= !(1u64 << (v & 63));
+                    let at = b as usize | ((l & 0x40) as usize) << 2;
+                    bytes[at] &= !(1u8 << (l & 7));
                 }
                 open[h] = table[..words].iter().any(|&w| w != 0);
                 load::<P>(table, &mut t[h]);
