@@ -469,14 +469,17 @@ mod avx512 {
         }
     }
 
-    /// Writes the bytes of `high` and `low` selected by `m`, packed, to `hits` from `fill` (high
-    /// bytes in the first half, low bytes in the second); returns the new fill.
+    /// Writes the hits among the 64 splits whose XORs have the planes `high` and `low` (those
+    /// selected by `m`), packed, to `hits` from `fill`: their table bytes (`high`) in the first
+    /// half, and in the second what [`clear_hits`] needs besides: for tables of up to 2048 bits
+    /// the bit to clear in that byte (none for an XOR of 2048 or more, which lies outside), else
+    /// `low`. Returns the new fill.
     ///
     /// # Safety
     /// Each half of `hits` must hold at least `fill + 64` bytes.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
     #[inline]
-    unsafe fn compress_at(
+    unsafe fn compress_at<const P: usize>(
         hits: &mut [u8],
         fill: usize,
         m: u64,
@@ -485,13 +488,50 @@ mod avx512 {
     ) -> usize {
         let half = hits.len() / 2;
         debug_assert!(fill + 64 <= half);
+        let second = if P < 4 {
+            // 1 << (low & 7), by a lookup on the low nibble; adding 0x40 carries bit 11 of the
+            // XOR (bit 6 of `low`) into bit 7, for which the lookup gives 0.
+            let bit = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
+            _mm512_shuffle_epi8(bit, _mm512_add_epi8(low, _mm512_set1_epi8(0x40)))
+        } else {
+            low
+        };
         // SAFETY: the caller guarantees room for 64 bytes from `fill` in each half.
         unsafe {
             let p = hits.as_mut_ptr().add(fill);
             _mm512_storeu_si512(p.cast(), compress_bytes(m, high));
-            _mm512_storeu_si512(p.add(half).cast(), compress_bytes(m, low));
+            _mm512_storeu_si512(p.add(half).cast(), compress_bytes(m, second));
         }
         fill + m.count_ones() as usize
+    }
+
+    /// The second byte [`compress_at`] writes for the XOR `v` (below 4096).
+    fn second_byte<const P: usize>(v: u16) -> u8 {
+        match P {
+            4 => low_byte(v),
+            _ if v < 2048 => 1 << (v & 7),
+            _ => 0,
+        }
+    }
+
+    /// Clears from `table` the values of the hits written by [`compress_at`] (`high` and
+    /// `second`, one byte each per hit).
+    fn clear_hits<const P: usize>(table: &mut [u64; 64], high: &[u8], second: &[u8]) {
+        // Cleared a byte at a time: hits repeat values, and a clear waits for the last one to
+        // the same memory, so narrower units make shorter waits.
+        // SAFETY: `[u64; 64]` and `[u8; 512]` have one size, any bytes are valid `u8`s, and `u8`
+        // needs no alignment; the table is not otherwise used meanwhile.
+        let bytes = unsafe { &mut *(table as *mut [u64; 64]).cast::<[u8; 512]>() };
+        if P < 4 {
+            for (&b, &bit) in high.iter().zip(second) {
+                bytes[b as usize] &= !bit;
+            }
+        } else {
+            for (&b, &l) in high.iter().zip(second) {
+                let at = b as usize | ((l & 0x40) as usize) << 2;
+                bytes[at] &= !(1u8 << (l & 7));
+            }
+        }
     }
 
     /// The bytes of `a` selected by `m`, packed at the start (`vpcompressb`, zeroing the rest).
@@ -584,7 +624,8 @@ mod avx512 {
                     if any != 0 {
                         for found in &r[..group] {
                             for (h, &(m, high, low)) in found.iter().enumerate() {
-                                fill[h] = unsafe { compress_at(hits[h], fill[h], m, high, low) };
+                                fill[h] =
+                                    unsafe { compress_at::<P>(hits[h], fill[h], m, high, low) };
                             }
                         }
                     }
@@ -598,7 +639,7 @@ mod avx512 {
                 let (r, _) = look(at as usize);
                 for found in &r[..group] {
                     for (h, &(m, high, low)) in found.iter().enumerate() {
-                        fill[h] = unsafe { compress_at(hits[h], fill[h], m, high, low) };
+                        fill[h] = unsafe { compress_at::<P>(hits[h], fill[h], m, high, low) };
                     }
                 }
             }
@@ -606,7 +647,7 @@ mod avx512 {
                 let shared = unsafe { load_at(&lo.planes, i) };
                 for h in 0..H {
                     let (m, high, low) = unsafe { lookup::<P>(shared, &hi[h].planes, i, &t[h]) };
-                    fill[h] = unsafe { compress_at(hits[h], fill[h], m, high, low) };
+                    fill[h] = unsafe { compress_at::<P>(hits[h], fill[h], m, high, low) };
                 }
                 i += 64;
             }
@@ -616,7 +657,7 @@ mod avx512 {
                     if tables[h][(v >> 6) as usize] >> (v & 63) & 1 != 0 {
                         let half = region / 2;
                         hits[h][fill[h]] = high_byte(v);
-                        hits[h][half + fill[h]] = low_byte(v);
+                        hits[h][half + fill[h]] = second_byte::<P>(v);
                         fill[h] += 1;
                     }
                 }
@@ -628,16 +669,8 @@ mod avx512 {
                 }
                 let (table, found) = (&mut tables[h], &hits[h]);
                 *count += fill[h] as u64;
-                let (high, low) = found.split_at(region / 2);
-                // Cleared a byte at a time: hits repeat values, and a clear waits for the last
-                // one to the same memory, so narrower units make shorter waits.
-                // SAFETY: `[u64; 64]` and `[u8; 512]` have one size, any bytes are valid `u8`s,
-                // and `u8` needs no alignment; the table is not otherwise used meanwhile.
-                let bytes = unsafe { &mut *(table as *mut [u64; 64]).cast::<[u8; 512]>() };
-                for (&b, &l) in high[..fill[h]].iter().zip(&low[..fill[h]]) {
-                    let at = b as usize | ((l & 0x40) as usize) << 2;
-                    bytes[at] &= !(1u8 << (l & 7));
-                }
+                let (high, second) = found.split_at(region / 2);
+                clear_hits::<P>(table, &high[..fill[h]], &second[..fill[h]]);
                 open[h] = table[..words].iter().any(|&w| w != 0);
                 load::<P>(table, &mut t[h]);
             }
