@@ -73,6 +73,7 @@ pub(crate) fn available() -> bool {
             && std::arch::is_x86_feature_detected!("avx512vbmi")
             && std::arch::is_x86_feature_detected!("avx512vbmi2")
             && std::arch::is_x86_feature_detected!("avx512bitalg")
+            && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -312,8 +313,8 @@ fn unseen(pairs: usize, seen: &[u8], limit: usize) -> [u64; 64] {
 
 /// Clears from each of `H` tables (a bit per value; only the first `16 * pairs` words may hold
 /// any) every value that some `lo[i] ^ hi[h][i]` takes, counting the splits that did so in
-/// `count`. An XOR at or above `1024 * pairs` is looked up 1024 (or 2048) lower and may hit
-/// falsely; its own bit, the one cleared, is outside the table, so that is harmless.
+/// `count`. An XOR at or above `1024 * pairs` is looked up modulo `1024 * pairs` and may hit
+/// falsely; its own bit, the one cleared (if any), is outside the table, so that is harmless.
 fn mark_options<const H: usize>(
     pairs: usize,
     lo: &Side,
@@ -785,6 +786,17 @@ fn work(
     results: &[AtomicU32],
     stop: &AtomicBool,
 ) {
+    // A worker that panics stops the others, which would otherwise wait for its values forever
+    // (and the scope would never end to pass the panic on).
+    struct StopOnPanic<'a>(&'a AtomicBool);
+    impl Drop for StopOnPanic<'_> {
+        fn drop(&mut self) {
+            if std::thread::panicking() {
+                self.0.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+    let _guard = StopOnPanic(stop);
     let window = rules.window();
     let reach = rules.split2.iter().map(|&k| k + 1).min().unwrap_or(window).max(window);
     let mut bits = mirror.values().iter().map(|&v| 16 - v.leading_zeros()).max().unwrap_or(0);
