@@ -801,16 +801,23 @@ fn work(
     let reach = rules.split2.iter().map(|&k| k + 1).min().unwrap_or(window).max(window);
     let mut bits = mirror.values().iter().map(|&v| 16 - v.leading_zeros()).max().unwrap_or(0);
     let end = from + results.len();
-    // Unit 0 is heap `from` alone, unit `u > 0` heaps `from + 2u - 1` and `from + 2u`; worker
-    // `t` takes units `t, t + threads, ...`. The short first unit puts worker 0 half a pair
-    // ahead, so that each worker's values are due about half a pass before the other needs them.
+    // Worker `t` takes units `t, t + threads, ...`. When the splits of a pair of heaps reach no
+    // heap of the pair before it (`reach` of 4 or more), unit 0 is heap `from` alone and unit
+    // `u > 0` heaps `from + 2u - 1` and `from + 2u`: the short first unit puts worker 0 half a
+    // pair ahead, so that each worker's values are due about half a pass before the other needs
+    // them. Otherwise (.07: `reach` 3) a pair would wait for the pair before it, and unit `u` is
+    // heap `from + u` alone.
+    let pairs = reach >= 4;
     let mut unit = t;
     loop {
-        let n = if unit == 0 { from } else { from + 2 * unit - 1 };
+        let n = match (pairs, unit) {
+            (true, 0) | (false, _) => from + unit,
+            (true, _) => from + 2 * unit - 1,
+        };
         if n >= end {
             break;
         }
-        let last = if unit == 0 { n } else { (n + 1).min(end - 1) };
+        let last = if pairs && unit > 0 { (n + 1).min(end - 1) } else { n };
         let need = (last + 1).saturating_sub(reach).max(from);
         if !catch_up(mirror, need, from, results, stop, &mut bits) {
             return;
