@@ -221,13 +221,14 @@ fn kernel_pairs(limit: usize) -> usize {
 /// Passes over every split of `heap`: of the values below its limit that it has not seen, those
 /// that are not options (a bit each).
 fn pass_one(m: &Mirror, rules: &Rules, heap: &Heap, s: &mut Scratch) -> [u64; 64] {
-    let mut tables = [unseen(heap.size / 1024, &heap.seen, heap.limit)];
     if heap.scattered {
-        return tables[0];
+        // No pass: `finish` takes the mex of `seen`.
+        return [0; 64];
     }
+    let mut tables = [unseen(heap.size / 1024, &heap.seen, heap.limit)];
     s.passes += 1;
+    let pairs = kernel_pairs(heap.limit);
     for [lo, hi] in runs(m, rules, heap.n) {
-        let pairs = kernel_pairs(heap.limit);
         mark_options(pairs, &lo, &[hi], &mut tables, &mut s.out, &mut s.hits);
     }
     tables[0]
