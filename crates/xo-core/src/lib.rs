@@ -8,6 +8,7 @@
 //! setup, validated into a position, handed to an engine, and the engine returns a plain value that
 //! binaries render.
 //!
+//! - [`budget`]: the one budget every job runs under, and how a job says it stopped.
 //! - [`value`]: game-theoretic values relative to the player to move.
 //! - [`game`]: the [`Game`](game::Game) trait every engine is generic over.
 //! - [`games`]: fast representations of concrete games (bitboards, strips, heaps).
@@ -24,6 +25,7 @@
 //! assert_eq!((counts.first, counts.second, counts.draws), (131_184, 77_904, 46_080));
 //! ```
 
+pub mod budget;
 pub mod game;
 pub mod games;
 pub mod rules;
