@@ -1,11 +1,11 @@
-//! The `xo` command's library half: argument resolution, batch formats, rendering and the
-//! interactive game, shared by the binary, its integration tests and its benchmarks. Everything
-//! here reads or writes; the rules and engines live in `xo-core`.
+//! The `xo` command's library half: arguments, batch formats, rendering and the interactive
+//! game, shared by the binary, its integration tests and its benchmarks. Everything here reads
+//! or writes; the rules, the engines and the choice between them live in `xo-core`.
 
+pub mod ask;
 pub mod batch;
-pub mod count;
+pub mod budget;
 pub mod game;
 pub mod grundy;
 pub mod play;
 pub mod render;
-pub mod solve;

@@ -1,18 +1,23 @@
 //! `xo`: solve, count and batch-answer placement games from the shell.
+//!
+//! This file only parses arguments, calls the library, and turns errors into exit statuses:
+//! 0 answered, 1 `check` found the position unreachable, 2 bad input (or output that cannot be
+//! written), 3 stopped at a budget.
 
 use anyhow::Result;
 use clap::{Parser, Subcommand, ValueEnum};
-use std::io::{self, BufReader, BufWriter, Read};
+use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;
-use std::time::Duration;
+use xo_cli::ask::{self, Ask};
 use xo_cli::batch::{self, BatchError, LolAnswerer, TreblecrossAnswerer, TttCountAnswerer};
-use xo_cli::count::{check, count, render_count};
-use xo_cli::game::{position_arg, read_position, GameArg};
+use xo_cli::budget::{BudgetArgs, OverBudget};
 use xo_cli::play::{play, Side};
-use xo_cli::solve::{render_text, solve, SolveOptions};
-use xo_core::solve::negamax::Limits;
+use xo_core::query::Question;
 
 /// Plays noughts-and-crosses-like games perfectly.
+///
+/// Exit status: 0 answered, 1 `check` says unreachable, 2 bad input, 3 stopped at a budget
+/// (--timeout, --max-nodes, --memory-mib).
 #[derive(Parser)]
 #[command(name = "xo", version, about, long_about = None)]
 struct Cli {
@@ -20,70 +25,71 @@ struct Cli {
     command: Command,
 }
 
+/// The position arguments the query commands share.
+#[derive(clap::Args)]
+struct PositionArgs {
+    /// The game: a built-in name (tictactoe, mnk:M,N,K, connect:M,N,K, connect4, treblecross[:N],
+    /// lol[:N], sos[:N]; strips take their length from the position when it is left out), an
+    /// octal game (octal:0.77, 0.77, kayles, dawson-kayles) or a TOML rules file.
+    game: String,
+    /// The cells in reading order, '.' for empty, or heap sizes for an octal game (default: the
+    /// empty board; '-': read it from standard input).
+    position: Option<String>,
+    /// Read many positions from standard input, one per line; one report (JSON object) each.
+    #[arg(long)]
+    lines: bool,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Solve a position: its value, remoteness, and every move's value.
-    ///
-    /// GAME is a built-in name (tictactoe, mnk:M,N,K, connect:M,N,K, connect4, treblecross:N,
-    /// lol:N, sos:N), a TOML rules file, or an octal game (octal:0.77, kayles, dawson-kayles) whose
-    /// POSITION is a list of heap sizes such as "5 7 12".
     Solve {
-        /// The game.
-        game: String,
-        /// The cells in reading order, '.' for empty (default: the empty board; '-': read it from
-        /// standard input).
-        position: Option<String>,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-        /// Report just the value (no remoteness, no moves), as fast as possible.
+        #[command(flatten)]
+        at: PositionArgs,
+        /// Report just the value, as fast as possible.
         #[arg(long)]
         value_only: bool,
+        /// List only the winning moves.
+        #[arg(long, conflicts_with = "value_only")]
+        winning: bool,
         #[command(flatten)]
-        budget: Budget,
+        budget: BudgetArgs,
     },
     /// Count the games continuing from a position by outcome, and the distinct positions.
     Count {
-        /// The game (a board of at most 64 cells).
-        game: String,
-        /// The position counted from (default: the empty board).
-        position: Option<String>,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        at: PositionArgs,
         /// Also split the games by their number of moves.
         #[arg(long)]
         by_length: bool,
-        /// The most positions held at one depth (bounds memory: about 200 bytes each).
-        #[arg(long, default_value_t = 10_000_000)]
-        max_positions: usize,
-        /// Merge each depth in a dense table indexed by position rank where it fits (memory known
-        /// in advance) instead of hash maps.
+        /// Merge each depth in a dense table indexed by position rank where it fits.
         #[arg(long)]
         dense: bool,
+        #[command(flatten)]
+        budget: BudgetArgs,
     },
     /// Check whether a position can arise in a legal game (exit 0 yes, 1 no, 2 bad input).
     Check {
-        /// The game (a board of at most 64 cells).
-        game: String,
-        /// The position.
-        position: String,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        at: PositionArgs,
+        #[command(flatten)]
+        budget: BudgetArgs,
     },
     /// Play against perfect play in the terminal (commands: a move, hint, undo, quit).
     Play {
         /// The game (a board of at most 64 cells).
         game: String,
-        /// The starting position (default: the empty board).
+        /// The starting position (default: the empty board; '-': standard input).
         position: Option<String>,
         /// Your side: first (X) or second (O); asked for when omitted.
         #[arg(long = "as", value_enum)]
         side: Option<SideArg>,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 256)]
-        table_mib: usize,
+        /// The budget of each of xo's replies.
+        #[command(flatten)]
+        budget: BudgetArgs,
     },
     /// Answer a classic judge problem file: standard input to standard output.
     Batch {
@@ -92,27 +98,12 @@ enum Command {
         /// Answer the built-in sample input instead of reading standard input.
         #[arg(long)]
         example: bool,
-        /// Seconds one treblecross case may spend on Grundy values (a strip of 10^6 cells needs
-        /// about 20 s); a case that needs more stops the run with a message.
-        #[arg(long, default_value_t = 600.0)]
-        timeout: f64,
+        /// The budget of the whole run.
+        #[command(flatten)]
+        budget: BudgetArgs,
     },
     /// The nim-sequence of an octal game, its proven period and summary figures.
     Grundy(xo_cli::grundy::GrundyArgs),
-}
-
-/// Bounds on a search; over them xo stops and reports the value as unknown.
-#[derive(clap::Args)]
-struct Budget {
-    /// Stop after visiting this many positions.
-    #[arg(long)]
-    max_nodes: Option<u64>,
-    /// Stop after this many seconds.
-    #[arg(long)]
-    timeout: Option<f64>,
-    /// Memory for the search's tables in MiB (the transposition table; the LOL solver's tables).
-    #[arg(long, default_value_t = 1024)]
-    table_mib: usize,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -143,119 +134,127 @@ impl BatchFormat {
     }
 }
 
-/// Exit status for bad input.
+/// Exit status for bad input (and output that cannot be written).
 const EXIT_BAD_INPUT: u8 = 2;
+/// Exit status for a job stopped at its budget.
+const EXIT_OVER_BUDGET: u8 = 3;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version: print and succeed (quietly on a closed pipe).
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // Usage errors: one line, like every other bad input.
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("bad arguments");
+            eprintln!("xo: {first}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
     match run(cli) {
         Ok(code) => code,
-        Err(err) => {
-            // The one place errors become messages and exit statuses.
-            if let Some(BatchError::Io(e)) = err.downcast_ref::<BatchError>() {
-                if e.kind() == io::ErrorKind::BrokenPipe {
-                    return ExitCode::SUCCESS;
-                }
-                eprintln!("xo: error: {e}");
-                return ExitCode::FAILURE;
-            }
-            eprintln!("xo: error: {err:#}");
-            ExitCode::from(EXIT_BAD_INPUT)
-        }
+        Err(err) => exit_for(&err),
     }
 }
 
-/// A game argument that must be a placement game.
-fn placement(name: &str) -> Result<xo_core::rules::Rules> {
-    match GameArg::parse(name)? {
-        GameArg::Placement(rules) => Ok(rules),
-        GameArg::Octal(_) => {
-            anyhow::bail!("{name} is an octal game; this command takes a placement game")
-        }
+/// The one place errors become messages and exit statuses.
+fn exit_for(err: &anyhow::Error) -> ExitCode {
+    // A closed pipe (`xo ... | head -1`): the reader has what it wanted; end quietly.
+    let broken_pipe = err.chain().any(|e| {
+        let io = e.downcast_ref::<io::Error>().or_else(|| match e.downcast_ref::<BatchError>() {
+            Some(BatchError::Io(io)) => Some(io),
+            _ => None,
+        });
+        io.is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    });
+    if broken_pipe {
+        return ExitCode::SUCCESS;
     }
+    let over =
+        err.downcast_ref::<OverBudget>().or_else(|| match err.downcast_ref::<BatchError>() {
+            Some(BatchError::Stopped(over)) => Some(over),
+            _ => None,
+        });
+    if let Some(over) = over {
+        match &over.context {
+            Some(at) => eprintln!("xo: {at}: {over}"),
+            None => eprintln!("xo: {over}"),
+        }
+        return ExitCode::from(EXIT_OVER_BUDGET);
+    }
+    eprintln!("xo: error: {err:#}");
+    ExitCode::from(EXIT_BAD_INPUT)
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let query = |at: PositionArgs, question, budget| Ask {
+        game: at.game,
+        position: at.position,
+        question,
+        json: at.json,
+        lines: at.lines,
+        budget,
+    };
     match cli.command {
-        Command::Solve { game, position, json, value_only, budget } => {
-            let position = position_arg(position)?;
-            let timeout = match budget.timeout {
-                Some(t) if !(t.is_finite() && t > 0.0) => {
-                    anyhow::bail!("--timeout must be a positive number of seconds, not {t}")
-                }
-                t => t.map(Duration::from_secs_f64),
+        Command::Solve { at, value_only, winning, budget } => {
+            let question = if value_only {
+                Question::Value
+            } else {
+                Question::Analysis { winning_only: winning }
             };
-            if !(1..=1 << 16).contains(&budget.table_mib) {
-                anyhow::bail!("--table-mib must be between 1 and 65536");
-            }
-            let limits = Limits { max_nodes: budget.max_nodes, timeout };
-            let opts = SolveOptions { value_only, limits, table_mib: budget.table_mib };
-            let game = GameArg::parse(&game)?;
-            let report = solve(&game, position.as_deref(), opts)?;
-            if json {
-                println!("{}", serde_json::to_string(&report)?);
-            } else {
-                let width = match &game {
-                    GameArg::Placement(rules) => Some(rules.width),
-                    GameArg::Octal(_) => None,
-                };
-                print!("{}", render_text(&report, width));
-            }
+            ask::run(&query(at, question, budget), &mut out)?;
         }
-        Command::Count { game, position, json, by_length, max_positions, dense } => {
-            let position = position_arg(position)?;
-            let rules = placement(&game)?;
-            let report = count(&rules, position.as_deref(), by_length, max_positions, dense)?;
-            if json {
-                println!("{}", serde_json::to_string(&report)?);
-            } else {
-                print!("{}", render_count(&report, &rules));
-            }
+        Command::Count { at, by_length, dense, budget } => {
+            ask::run(&query(at, Question::Count { by_length, dense }, budget), &mut out)?;
         }
-        Command::Check { game, position, json } => {
-            let rules = placement(&game)?;
-            let report = check(&rules, &position)?;
-            if json {
-                println!("{}", serde_json::to_string(&report)?);
-            } else if let Some(reason) = &report.reason {
-                println!("unreachable: {reason}");
-            } else {
-                println!("reachable");
+        Command::Check { at, budget } => {
+            if at.position.is_none() && !at.lines {
+                anyhow::bail!(
+                    "check needs a POSITION (or --lines to read positions from standard input)"
+                );
             }
-            if !report.reachable {
+            if ask::run(&query(at, Question::Reach, budget), &mut out)?.unreachable {
                 return Ok(ExitCode::from(1));
             }
         }
-        Command::Play { game, position, side, table_mib } => {
-            let GameArg::Placement(rules) = GameArg::parse(&game)? else {
-                anyhow::bail!("xo play takes a placement game, not an octal game");
-            };
-            let start = read_position(&rules, position.as_deref())?;
+        Command::Play { game, position, side, budget } => {
+            let position = xo_cli::game::position_arg(position)?;
             let side = side.map(|s| match s {
                 SideArg::First => Side::First,
                 SideArg::Second => Side::Second,
             });
-            play(&rules, start, side, io::stdin().lock(), io::stdout().lock(), table_mib)?;
+            play(&game, position.as_deref(), side, io::stdin().lock(), &mut out, budget)?;
         }
-        Command::Batch { format, example, timeout } => {
-            if !(timeout.is_finite() && timeout > 0.0) {
-                anyhow::bail!("--timeout must be a positive number of seconds, not {timeout}");
-            }
+        Command::Batch { format, example, budget } => {
             let stdin = io::stdin();
             let input: Box<dyn Read> =
                 if example { Box::new(format.sample().as_bytes()) } else { Box::new(stdin.lock()) };
             let input = BufReader::with_capacity(1 << 16, input);
-            let output = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-            match format {
-                BatchFormat::TttCount => batch::run(&mut TttCountAnswerer::new(), input, output),
-                BatchFormat::Lol => batch::run(&mut LolAnswerer::new(), input, output),
-                BatchFormat::Treblecross => {
-                    let budget = Duration::from_secs_f64(timeout);
-                    batch::run(&mut TreblecrossAnswerer::with_budget(budget), input, output)
+            let (meter, bar) = budget.meter();
+            let result = match format {
+                BatchFormat::TttCount => {
+                    batch::run(&mut TttCountAnswerer::with_meter(meter), input, &mut out)
                 }
-            }?;
+                BatchFormat::Lol => {
+                    batch::run(&mut LolAnswerer::with_meter(meter), input, &mut out)
+                }
+                BatchFormat::Treblecross => {
+                    batch::run(&mut TreblecrossAnswerer::with_meter(meter), input, &mut out)
+                }
+            };
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+            result?;
         }
         Command::Grundy(args) => xo_cli::grundy::run(&args)?,
     }
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

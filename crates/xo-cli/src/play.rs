@@ -3,17 +3,15 @@
 //! The loop reads one command per line from any reader and writes to any writer, so tests drive it
 //! with strings. Bad commands re-prompt; end of input ends the session cleanly.
 
-use crate::render::{draw_board, move_name, parse_move, value_word};
+use crate::budget::{BudgetArgs, OverBudget};
+use crate::game::resolve_game;
+use crate::render::{draw_board, plies};
 use anyhow::Result;
 use std::io::{BufRead, Write};
-use xo_core::game::Game;
-use xo_core::games::board::{Board, BoardMove};
-use xo_core::rules::{Position, Rules};
-use xo_core::solve::minimax::preference;
-use xo_core::solve::negamax::{Limits, MoveScore, Searcher};
-
-/// The most time xo takes to solve one position during a game.
-const THINK: std::time::Duration = std::time::Duration::from_secs(120);
+use xo_core::game::Game as _;
+use xo_core::games::board::BoardMove;
+use xo_core::query::{answer, Answer, Game, MoveReport, Query, Question};
+use xo_core::rules::{parse_move, Position, Rules};
 
 /// Which side the person plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,28 +22,43 @@ pub enum Side {
     Second,
 }
 
-/// Plays from `start`, the person taking `side` (asked for when `None`).
+/// Plays `game` from `position` (the empty board when `None`), the person taking `side` (asked
+/// for when `None`); each of xo's replies (and hints) runs within `budget`.
 ///
 /// ```
+/// use clap::Parser;
+/// use xo_cli::budget::BudgetArgs;
 /// use xo_cli::play::{play, Side};
-/// use xo_core::rules::{parse_game, Setup};
-/// let ttt = parse_game("tictactoe").unwrap();
-/// let start = Setup::parse(&ttt, "XX.OO....").unwrap().validate(&ttt).unwrap();
+/// #[derive(Parser)]
+/// struct Args { #[command(flatten)] budget: BudgetArgs }
+/// let budget = Args::parse_from(["xo"]).budget;
 /// let mut out = Vec::new();
-/// play(&ttt, start, Some(Side::First), &b"3\n"[..], &mut out, 16).unwrap();
+/// play("tictactoe", Some("XX.OO...."), Some(Side::First), &b"3\n"[..], &mut out, budget).unwrap();
 /// assert!(String::from_utf8(out).unwrap().contains("You win"));
 /// ```
 pub fn play(
-    rules: &Rules,
-    start: Position,
+    game: &str,
+    position: Option<&str>,
     side: Option<Side>,
     mut input: impl BufRead,
     mut out: impl Write,
-    table_mib: usize,
+    budget: BudgetArgs,
 ) -> Result<()> {
-    let board = Board::new(rules)?;
-    let mut searcher = Searcher::new(&board, crate::solve::table_bytes(rules, table_mib));
-    searcher.set_limits(Limits { max_nodes: None, timeout: Some(THINK) });
+    let game = resolve_game(game, position)?;
+    // The same checks as `xo solve`: the position can occur, and the board fits the search.
+    let query = Query::new(game, position, Question::Analysis { winning_only: false })?;
+    let (Game::Placement(rules), Some(start)) = (query.game(), query.position()) else {
+        anyhow::bail!("xo play takes a placement game, not an octal game");
+    };
+    if rules.cells() > xo_core::games::board::MAX_BOARD_CELLS {
+        anyhow::bail!(
+            "xo play takes boards of at most 64 cells; {} has {}",
+            rules.name,
+            rules.cells()
+        );
+    }
+    let (rules, start) = (rules.clone(), start.clone());
+    let rules = &rules;
     let mut line = String::new();
     let mut read = |line: &mut String| -> Result<bool> {
         line.clear();
@@ -83,9 +96,10 @@ pub fn play(
             return Ok(());
         }
         if !human_moves(&pos) {
-            let best = best_move(&board, &mut searcher, &pos)?;
-            writeln!(out, "xo plays {}", describe(rules, &best))?;
-            history.push(rules.play(&pos, (best.mv.cell as usize, best.mv.mark)));
+            let best = best_move(rules, &pos, budget)?;
+            writeln!(out, "xo plays {}", describe(&best))?;
+            let mv = parse_move(rules, &pos, &best.name).expect("xo's own move is legal");
+            history.push(rules.play(&pos, (mv.cell as usize, mv.mark)));
             continue;
         }
         write!(out, "your move (or hint, undo, quit)> ")?;
@@ -104,8 +118,8 @@ pub fn play(
                  column under gravity), hint, undo or quit."
             )?,
             "hint" => {
-                let best = best_move(&board, &mut searcher, &pos)?;
-                writeln!(out, "hint: {}", describe(rules, &best))?;
+                let best = best_move(rules, &pos, budget)?;
+                writeln!(out, "hint: {}", describe(&best))?;
             }
             "undo" => {
                 // Back to the person's previous turn: their move and xo's reply.
@@ -122,7 +136,7 @@ pub fn play(
                 }
             }
             _ => match parse_move(rules, &pos, command) {
-                Some(BoardMove { cell, mark }) => {
+                Some(BoardMove { cell, mark, .. }) => {
                     history.push(rules.play(&pos, (cell as usize, mark)));
                 }
                 None => writeln!(out, "{command:?} is not a legal move here; type help.")?,
@@ -132,27 +146,35 @@ pub fn play(
 }
 
 /// A move with its value for the player making it: `5 (draw, 7 plies to go)`.
-fn describe(rules: &Rules, m: &MoveScore) -> String {
-    let plies = if m.scored.remoteness == 1 { "ply" } else { "plies" };
-    format!(
-        "{} ({}, {} {plies} to go)",
-        move_name(rules, m.mv),
-        value_word(m.scored.value),
-        m.scored.remoteness
-    )
+fn describe(m: &MoveReport) -> String {
+    match m.remoteness {
+        Some(n) => format!("{} ({}, {} to go)", m.name, m.value, plies(n)),
+        None => format!("{} ({})", m.name, m.value),
+    }
 }
 
-/// The best move for the player to move: best value, then quickest win or slowest loss.
-fn best_move(board: &Board, searcher: &mut Searcher, pos: &Position) -> Result<MoveScore> {
-    let analysis = searcher.analyse(&board.encode(pos)).map_err(|_| {
-        anyhow::anyhow!(
-            "xo cannot solve this position within {} s; try a smaller game",
-            THINK.as_secs()
-        )
-    })?;
-    analysis
-        .moves
-        .into_iter()
-        .max_by_key(|m| preference(m.scored))
-        .ok_or_else(|| anyhow::anyhow!("no legal move"))
+/// The best move for the player to move, within `budget`: best value, then quickest win or
+/// slowest loss.
+fn best_move(rules: &Rules, pos: &Position, budget: BudgetArgs) -> Result<MoveReport> {
+    let text = pos.to_text(rules);
+    let query = Query::new(
+        Game::Placement(rules.clone()),
+        Some(&text),
+        Question::Analysis { winning_only: false },
+    )?;
+    let (meter, bar) = budget.meter();
+    let answered = answer(&query, &meter);
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let Answer::Solve(report) = answered.map_err(OverBudget::from)? else {
+        unreachable!("an analysis query is answered with a solve report")
+    };
+    let moves = report.moves.unwrap_or_default();
+    // Best value first; among wins the quickest, among losses and draws the longest.
+    let key = |m: &MoveReport| {
+        let r = i64::from(m.remoteness.unwrap_or(0));
+        (m.value, if m.value == xo_core::Value::Win { -r } else { r })
+    };
+    moves.into_iter().max_by_key(key).ok_or_else(|| anyhow::anyhow!("no legal move"))
 }

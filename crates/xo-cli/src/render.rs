@@ -1,76 +1,8 @@
-//! Turning positions and moves into text people read and type: boards drawn row by row, moves
-//! named by their cell's 1-based index in the position text (plus the letter where the player
-//! chooses it), or by their 1-based column under gravity.
+//! Reports as people read them: boards drawn row by row, values, remoteness and moves in
+//! columns. JSON needs no code here: the core's reports serialise themselves.
 
-use xo_core::games::board::BoardMove;
-use xo_core::rules::{Marks, Position, Rules};
-use xo_core::Value;
-
-/// The name of a move as `xo` prints and reads it.
-///
-/// ```
-/// use xo_cli::render::move_name;
-/// use xo_core::games::board::BoardMove;
-/// use xo_core::rules::parse_game;
-/// assert_eq!(move_name(&parse_game("lol:5").unwrap(), BoardMove { cell: 2, mark: 1 }), "3L");
-/// assert_eq!(move_name(&parse_game("connect4").unwrap(), BoardMove { cell: 37, mark: 1 }), "3");
-/// assert_eq!(move_name(&parse_game("tictactoe").unwrap(), BoardMove { cell: 4, mark: 2 }), "5");
-/// ```
-pub fn move_name(rules: &Rules, mv: BoardMove) -> String {
-    let index = if rules.gravity {
-        mv.cell as usize % rules.width as usize + 1
-    } else {
-        mv.cell as usize + 1
-    };
-    match &rules.marks {
-        Marks::Shared(letters) if letters.len() > 1 => {
-            format!("{index}{}", letters[mv.mark as usize - 1])
-        }
-        _ => index.to_string(),
-    }
-}
-
-/// Reads a move name for the player to move in `pos`; `None` when it names no legal move.
-///
-/// ```
-/// use xo_cli::render::parse_move;
-/// use xo_core::rules::{parse_game, Setup};
-/// let lol = parse_game("lol:5").unwrap();
-/// let pos = Setup::empty(&lol).validate(&lol).unwrap();
-/// assert_eq!(parse_move(&lol, &pos, "3o").map(|m| (m.cell, m.mark)), Some((2, 2)));
-/// assert_eq!(parse_move(&lol, &pos, "3"), None);
-/// assert_eq!(parse_move(&lol, &pos, "9L"), None);
-/// ```
-pub fn parse_move(rules: &Rules, pos: &Position, text: &str) -> Option<BoardMove> {
-    let text = text.trim();
-    let digits: String = text.chars().take_while(|c| c.is_ascii_digit()).collect();
-    let rest: String = text[digits.len()..].trim().to_ascii_uppercase();
-    let index: usize = digits.parse().ok()?;
-    let marks = rules.marks_to_place(pos.plies());
-    let mark = match &rules.marks {
-        Marks::Shared(letters) if letters.len() > 1 => {
-            let letter = rest.chars().next()?;
-            if rest.len() != 1 {
-                return None;
-            }
-            letters.iter().position(|&l| l == letter)? as u8 + 1
-        }
-        _ if rest.is_empty() => marks[0],
-        _ => return None,
-    };
-    let cells = pos.cells();
-    let cell = if rules.gravity {
-        let col = index.checked_sub(1).filter(|&c| c < rules.width as usize)?;
-        (0..rules.height as usize)
-            .rev()
-            .map(|r| r * rules.width as usize + col)
-            .find(|&c| cells[c] == 0)?
-    } else {
-        index.checked_sub(1).filter(|&c| c < cells.len())?
-    };
-    (rules.is_playable(cells, cell) && marks.contains(&mark))
-        .then_some(BoardMove { cell: cell as u8, mark })
-}
+use xo_core::query::{Answer, CheckReport, CountReport, Query, SolveReport};
+use xo_core::rules::{Position, Rules};
 
 /// The board drawn row by row, with `.` for empty cells.
 pub fn draw_board(rules: &Rules, pos: &Position) -> String {
@@ -84,42 +16,118 @@ pub fn draw_board(rules: &Rules, pos: &Position) -> String {
 /// assert_eq!(draw_text("XO.....X.", 3), "  X O .\n  . . .\n  . X .\n");
 /// ```
 pub fn draw_text(text: &str, width: usize) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::new();
-    for row in chars.chunks(width.max(1)) {
-        let line: Vec<String> = row.iter().map(|c| c.to_string()).collect();
-        out.push_str("  ");
-        out.push_str(&line.join(" "));
+    let mut out = String::with_capacity(text.len() * 2 + text.len() / width.max(1) * 3);
+    for (i, c) in text.chars().enumerate() {
+        let col = i % width.max(1);
+        out.push_str(if col == 0 { "  " } else { " " });
+        out.push(c);
+        if col + 1 == width.max(1) {
+            out.push('\n');
+        }
+    }
+    if !out.is_empty() && !out.ends_with('\n') {
         out.push('\n');
     }
     out
 }
 
-/// Who is to move, in words.
-pub fn to_move(rules: &Rules, pos: &Position) -> String {
-    match rules.marks {
-        Marks::Own => {
-            if pos.plies().is_multiple_of(2) {
-                "X".into()
-            } else {
-                "O".into()
-            }
+/// "N ply" or "N plies".
+pub fn plies(n: u32) -> String {
+    format!("{n} {}", if n == 1 { "ply" } else { "plies" })
+}
+
+/// The answer to `query` as text; with `value_only`, just the value.
+///
+/// ```
+/// use xo_cli::render::render_answer;
+/// use xo_core::budget::Meter;
+/// use xo_core::query::{answer, Query, Question};
+/// let q = Query::parse("tictactoe", Some("XX.OO...."), Question::Value).unwrap();
+/// let a = answer(&q, &Meter::new(Default::default())).unwrap();
+/// assert_eq!(render_answer(&q, &a, true), "win\n");
+/// ```
+pub fn render_answer(query: &Query, answer: &Answer, value_only: bool) -> String {
+    match answer {
+        Answer::Solve(r) if value_only => {
+            format!("{}\n", r.value.map_or("unknown".to_string(), |v| v.to_string()))
         }
-        _ => {
-            if pos.plies().is_multiple_of(2) {
-                "first player".into()
-            } else {
-                "second player".into()
-            }
-        }
+        Answer::Solve(r) => render_solve(query, r),
+        Answer::Count(r) => render_count(query, r),
+        Answer::Check(r) => render_check(r),
     }
 }
 
-/// A value as the word `xo` prints.
-pub fn value_word(v: Value) -> &'static str {
-    match v {
-        Value::Win => "win",
-        Value::Draw => "draw",
-        Value::Loss => "loss",
+fn heading(query: &Query, game: &str, position: &str) -> String {
+    match query.rules() {
+        Some(rules) => format!("{game}\n{}", draw_text(position, rules.width as usize)),
+        None => format!("{game}\n  heaps: {position}\n"),
+    }
+}
+
+fn render_solve(query: &Query, r: &SolveReport) -> String {
+    let mut out = heading(query, &format!("{}: {} to move", r.game, r.to_move), &r.position);
+    out.push_str(&format!("value: {}", r.value.map_or("unknown".to_string(), |v| v.to_string())));
+    if let Some(n) = r.remoteness {
+        out.push_str(&format!(" in {}", plies(n)));
+    }
+    out.push('\n');
+    if let (Some(values), Some(nim)) = (&r.heap_values, r.nim_sum) {
+        let shown: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        out.push_str(&format!("heap values: {} (nim-sum {nim})\n", shown.join(" ")));
+    }
+    if let Some(moves) = &r.winning_moves {
+        out.push_str(&format!("winning moves: {}\n", moves.len()));
+        for m in moves {
+            let leaves: Vec<String> = m.leaves.iter().map(|l| l.to_string()).collect();
+            let left = if leaves.is_empty() { "nothing".into() } else { leaves.join(" + ") };
+            out.push_str(&format!("  heap {}: remove {}, leaving {left}\n", m.heap, m.removed));
+        }
+    }
+    if let Some(moves) = &r.moves {
+        out.push_str("move    value  remoteness\n");
+        for m in moves {
+            let n = m.remoteness.map_or("-".to_string(), |n| n.to_string());
+            out.push_str(&format!("{:<7} {:<6} {n}\n", m.name, m.value.to_string()));
+        }
+    }
+    if let Some(note) = &r.note {
+        out.push_str(&format!("note: {note}\n"));
+    }
+    if let Some(reason) = &r.reason {
+        out.push_str(&format!("note: {reason}\n"));
+    }
+    out
+}
+
+fn render_count(query: &Query, r: &CountReport) -> String {
+    let mut out = heading(query, &r.game, &r.position);
+    if let (Some(c), Some(positions)) = (&r.counts, r.positions) {
+        out.push_str(&format!(
+            "games: {}\n  first player wins:  {}\n  second player wins: {}\n  draws:              {}\npositions: {positions}\n",
+            c.games, c.first_player_wins, c.second_player_wins, c.draws
+        ));
+    }
+    if let Some(lengths) = &r.by_length {
+        out.push_str("moves  games  first  second  draws\n");
+        for l in lengths {
+            let c = &l.counts;
+            out.push_str(&format!(
+                "{:<5}  {}  {}  {}  {}\n",
+                l.moves, c.games, c.first_player_wins, c.second_player_wins, c.draws
+            ));
+        }
+    }
+    if let Some(reason) = &r.reason {
+        out.push_str(&format!("games: unknown\nnote: {reason}\n"));
+    }
+    out
+}
+
+fn render_check(r: &CheckReport) -> String {
+    match (r.reachable, &r.reason) {
+        (Some(true), _) => "reachable\n".into(),
+        (Some(false), Some(reason)) => format!("unreachable: {reason}\n"),
+        (Some(false), None) => "unreachable\n".into(),
+        (None, reason) => format!("unknown: {}\n", reason.as_deref().unwrap_or("")),
     }
 }

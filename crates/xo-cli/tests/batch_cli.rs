@@ -325,19 +325,21 @@ fn treblecross_bad_case_lines() {
 
 #[test]
 fn treblecross_strips_beyond_the_time_budget_are_refused() {
-    // Three million free cells need minutes of Grundy values; a budget of 0.3 s refuses the
-    // strip, naming its line and the option, after answering the line before.
+    // Three million free cells need minutes of Grundy values; a budget of 0.3 s stops the run at
+    // the strip (exit status 3), naming its line and the option, after answering the line before.
     let mut input = b"2
 .....
 "
     .to_vec();
     input.extend_from_slice(&vec![b'.'; 3_000_000]);
     input.push(b'\n');
-    let run = xo(&["batch", "treblecross", "--timeout", "0.3"], &input);
+    let mut run = xo(&["batch", "treblecross", "--timeout", "0.3"], &input);
+    assert_eq!(run.code, Some(3), "over budget: exit status 3; stderr: {}", run.stderr);
+    run.code = Some(2); // the rest of the bad-input contract holds as well
     assert_bad(&run, 3, b"WINNING\n3\n", "treblecross over budget");
     assert!(run.stderr.contains("free run of 3000000 cells"), "{}", run.stderr);
     assert!(run.stderr.contains("--timeout"), "{}", run.stderr);
-    for bad in ["0", "-1", "nan", "soon"] {
+    for bad in ["0", "-1", "nan", "soon", "1e300", "1e19"] {
         let run = xo(&["batch", "treblecross", &format!("--timeout={bad}")], b"1\n.....\n");
         assert_eq!(run.code, Some(2), "--timeout {bad}: {}", run.stderr);
         assert!(run.stderr.contains("--timeout"), "--timeout {bad}: {}", run.stderr);

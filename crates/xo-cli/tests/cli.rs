@@ -82,21 +82,40 @@ fn solve_handles_long_strips_and_heaps() {
 
 #[test]
 fn solve_stops_at_its_budget() {
-    let j = json(&["solve", "connect4", "--max-nodes", "20000", "--json"]);
-    assert_eq!(j["value"], "unknown");
-    assert!(j["note"].as_str().unwrap().contains("budget"));
-    let j = json(&["solve", "lol:60", "--value-only", "--timeout", "0.2", "--json"]);
-    assert_eq!(j["value"], "unknown");
-    let j = json(&["solve", "treblecross:3000000", "--value-only", "--timeout", "0.2", "--json"]);
-    assert_eq!(j["value"], "unknown");
-    let j = json(&["solve", "dawson-kayles", "20000000", "--timeout", "0.2", "--json"]);
-    assert_eq!(j["value"], "unknown");
+    /// Exit status 3, the JSON's answer unknown with the reason, and one message naming `flag`.
+    fn stopped(args: &[&str], flag: &str) -> serde_json::Value {
+        let out = xo(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {err}");
+        assert!(err.contains(flag) && err.contains("budget"), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        if args[0] == "solve" {
+            assert_eq!(j["value"], "unknown", "{args:?}");
+        } else {
+            assert!(j["games"].is_null(), "{args:?}: no counts when stopped");
+        }
+        assert!(j["reason"].as_str().unwrap().contains("budget"), "{args:?}");
+        j
+    }
+    let j = stopped(&["solve", "connect4", "--max-nodes", "20000", "--json"], "--max-nodes");
+    assert_eq!(j["stopped"]["limit"], "nodes");
+    stopped(&["solve", "lol:60", "--value-only", "--timeout", "0.2", "--json"], "--timeout");
+    stopped(
+        &["solve", "treblecross:3000000", "--value-only", "--timeout", "0.2", "--json"],
+        "--timeout",
+    );
+    // .007 has no known period: a heap of 2*10^7 needs every value below it.
+    stopped(&["solve", "octal:0.007", "20000000", "--timeout", "0.2", "--json"], "--timeout");
+    // Counting: a depth that would not fit the memory budget stops before it is expanded.
+    let j = stopped(&["count", "lol:30", "--memory-mib", "64", "--json"], "--memory-mib");
+    assert!(j["stopped"]["reached"].as_str().unwrap().contains("depth"), "{j}");
     // Deeper than the LOL solver's recursion may go: stopped, not crashed.
-    let j = json(&["solve", "lol:200000", "--value-only", "--json"]);
-    assert_eq!(j["value"], "unknown");
-    let out = xo_stdin(&["batch", "lol"], &format!("1\n{}\n", "*".repeat(20_000)));
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2: this strip is beyond"));
+    stopped(&["solve", "lol:200000", "--value-only", "--json"], "--memory-mib");
+    let out =
+        xo_stdin(&["batch", "lol", "--memory-mib", "16"], &format!("1\n{}\n", "*".repeat(20_000)));
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2: stopped at the memory budget"));
 }
 
 #[test]
@@ -129,8 +148,7 @@ fn bad_input_is_named_with_exit_status_2() {
     bad_input(&["solve", "tictactoe", "--timeout=-1"], "--timeout");
     bad_input(&["solve", "tictactoe", "--timeout", "nan"], "--timeout");
     bad_input(&["solve", "kayles", "5 x"], "\"x\"");
-    bad_input(&["count", "mnk:4,4,4", "--max-positions", "10"], "more than 10 positions");
-    bad_input(&["count", "lol:30"], "raise the limit");
+    bad_input(&["count", "mnk:4,4,4", "--memory-mib", "0"], "--memory-mib");
     bad_input(&["check", "tictactoe", "XO"], "expected 9 cells");
     bad_input(&["play", "kayles"], "octal game");
 }

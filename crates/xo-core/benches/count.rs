@@ -34,7 +34,7 @@ fn peak_mib() -> Option<f64> {
 fn main() {
     let board = Board::new(&parse_game("mnk:4,4,4").expect("built-in")).expect("16 cells");
     let (xo_time, c) =
-        best_of(3, || census(&board, &Default::default(), 1 << 24, |_, _| {}).expect("fits"));
+        best_of(3, || census(&board, &Default::default(), &Default::default()).expect("fits"));
     assert_eq!(c.games.total(), TOTAL, "xo's total");
     println!(
         "xo census      {:>8.3} s  games {} (first {}, second {}, draws {}), {} positions, peak {:.0} MiB",
@@ -49,7 +49,7 @@ fn main() {
 
     for dense in [false, true] {
         let (t, d) = best_of(3, || {
-            census_with(&board, &Default::default(), 1 << 24, dense, |_, _| {}).expect("fits")
+            census_with(&board, &Default::default(), dense, &Default::default()).expect("fits")
         });
         assert_eq!(d, c, "dense tables and hash maps agree");
         let how = if dense { "dense tables" } else { "hash maps" };

@@ -9,7 +9,7 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The bounds a job must stay within. Every field has a default that keeps a job within minutes
@@ -178,11 +178,11 @@ pub struct Progress {
     pub done: Option<(u64, u64)>,
 }
 
-type ProgressFn<'a> = Box<dyn Fn(Progress) + Send + Sync + 'a>;
+type ProgressFn = Box<dyn Fn(Progress) + Send + Sync>;
 
 /// A budget being spent: counts positions, watches the clock, checks allocations, and reports
-/// progress. Shared by reference between the threads of one job; once any limit is reached every
-/// later check fails, so all threads stop.
+/// progress. Clones share one count, so the threads of a job (and whoever may cancel it) hold
+/// clones; once any limit is reached every later check fails, so all of them stop.
 ///
 /// ```
 /// use xo_core::budget::{Budget, Limit, Meter};
@@ -191,7 +191,12 @@ type ProgressFn<'a> = Box<dyn Fn(Progress) + Send + Sync + 'a>;
 /// assert_eq!(meter.reserve(1 << 30).unwrap_err().limit, Limit::Memory);
 /// assert!(meter.is_stopped());
 /// ```
-pub struct Meter<'a> {
+#[derive(Clone)]
+pub struct Meter {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
     budget: Budget,
     started: Instant,
     nodes: AtomicU64,
@@ -201,7 +206,7 @@ pub struct Meter<'a> {
     stop: AtomicU8,
     /// A stop asked for from outside (a cancelled request).
     cancelled: AtomicBool,
-    progress: Option<ProgressFn<'a>>,
+    progress: Option<ProgressFn>,
     last_report: Mutex<Option<Instant>>,
     done: Mutex<Option<(u64, u64)>>,
 }
@@ -212,76 +217,83 @@ const CHECK_EVERY: u64 = 1 << 12;
 /// Time between progress reports.
 const REPORT_EVERY: Duration = Duration::from_millis(200);
 
-impl<'a> Meter<'a> {
+impl Meter {
     /// A meter for `budget`, started now.
-    pub fn new(budget: Budget) -> Meter<'a> {
-        Meter {
+    pub fn new(budget: Budget) -> Meter {
+        Meter::build(budget, None)
+    }
+
+    fn build(budget: Budget, progress: Option<ProgressFn>) -> Meter {
+        let inner = Inner {
             budget,
             started: Instant::now(),
             nodes: AtomicU64::new(0),
             next_check: AtomicU64::new(0),
             stop: AtomicU8::new(0),
             cancelled: AtomicBool::new(false),
-            progress: None,
+            progress,
             last_report: Mutex::new(None),
             done: Mutex::new(None),
-        }
+        };
+        Meter { inner: Arc::new(inner) }
     }
 
-    /// The same meter, calling `f` with the job's progress about five times a second.
+    /// A meter for `budget`, started now, calling `f` with the job's progress about five times a
+    /// second.
     ///
     /// ```
     /// use std::sync::atomic::{AtomicU64, Ordering};
     /// use xo_core::budget::{Budget, Meter};
-    /// let seen = AtomicU64::new(0);
-    /// let meter = Meter::new(Budget::default()).on_progress(|p| seen.store(p.nodes, Ordering::Relaxed));
+    /// use std::sync::Arc;
+    /// let seen = Arc::new(AtomicU64::new(0));
+    /// let shown = seen.clone();
+    /// let meter = Meter::with_progress(Budget::default(), move |p| shown.store(p.nodes, Ordering::Relaxed));
     /// meter.tick(5000).unwrap();
     /// assert_eq!(seen.load(Ordering::Relaxed), 5000);
     /// ```
-    pub fn on_progress(mut self, f: impl Fn(Progress) + Send + Sync + 'a) -> Meter<'a> {
-        self.progress = Some(Box::new(f));
-        self
+    pub fn with_progress(budget: Budget, f: impl Fn(Progress) + Send + Sync + 'static) -> Meter {
+        Meter::build(budget, Some(Box::new(f)))
     }
 
     /// The budget being spent.
     pub fn budget(&self) -> &Budget {
-        &self.budget
+        &self.inner.budget
     }
 
     /// Positions counted so far.
     pub fn nodes(&self) -> u64 {
-        self.nodes.load(Ordering::Relaxed)
+        self.inner.nodes.load(Ordering::Relaxed)
     }
 
     /// Time since the meter started.
     pub fn elapsed(&self) -> Duration {
-        self.started.elapsed()
+        self.inner.started.elapsed()
     }
 
     /// Asks every later check to fail with the time limit (a client went away, a user pressed
     /// Ctrl-C).
     pub fn cancel(&self) {
-        self.cancelled.store(true, Ordering::Relaxed);
+        self.inner.cancelled.store(true, Ordering::Relaxed);
         self.halt(Limit::Time);
     }
 
     /// Whether a limit has been reached.
     pub fn is_stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) != 0
+        self.inner.stop.load(Ordering::Relaxed) != 0
     }
 
     /// Counts `n` more positions; fails once any limit is reached. Reads the clock every few
     /// thousand positions, so calling it once per position is cheap.
     pub fn tick(&self, n: u64) -> Result<(), Stopped> {
-        let nodes = self.nodes.fetch_add(n, Ordering::Relaxed).saturating_add(n);
-        if let Some(limit) = Limit::from_code(self.stop.load(Ordering::Relaxed)) {
+        let nodes = self.inner.nodes.fetch_add(n, Ordering::Relaxed).saturating_add(n);
+        if let Some(limit) = Limit::from_code(self.inner.stop.load(Ordering::Relaxed)) {
             return Err(self.stopped(limit));
         }
-        if nodes > self.budget.max_nodes {
+        if nodes > self.inner.budget.max_nodes {
             return Err(self.halt(Limit::Nodes));
         }
-        if nodes >= self.next_check.load(Ordering::Relaxed) {
-            self.next_check.store(nodes.saturating_add(CHECK_EVERY), Ordering::Relaxed);
+        if nodes >= self.inner.next_check.load(Ordering::Relaxed) {
+            self.inner.next_check.store(nodes.saturating_add(CHECK_EVERY), Ordering::Relaxed);
             self.check()?;
         }
         Ok(())
@@ -290,20 +302,20 @@ impl<'a> Meter<'a> {
     /// Reads the clock now (for jobs whose units of work are large); fails once any limit is
     /// reached. Also reports progress when it is due.
     pub fn check(&self) -> Result<(), Stopped> {
-        if let Some(limit) = Limit::from_code(self.stop.load(Ordering::Relaxed)) {
+        if let Some(limit) = Limit::from_code(self.inner.stop.load(Ordering::Relaxed)) {
             return Err(self.stopped(limit));
         }
-        let elapsed = self.started.elapsed();
-        if elapsed >= self.budget.timeout {
+        let elapsed = self.inner.started.elapsed();
+        if elapsed >= self.inner.budget.timeout {
             return Err(self.halt(Limit::Time));
         }
-        if let Some(report) = &self.progress {
-            let mut last = self.last_report.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(report) = &self.inner.progress {
+            let mut last = self.inner.last_report.lock().unwrap_or_else(|e| e.into_inner());
             let now = Instant::now();
             if last.is_none_or(|t| now.duration_since(t) >= REPORT_EVERY) {
                 *last = Some(now);
                 drop(last);
-                let done = *self.done.lock().unwrap_or_else(|e| e.into_inner());
+                let done = *self.inner.done.lock().unwrap_or_else(|e| e.into_inner());
                 report(Progress { nodes: self.nodes(), elapsed, done });
             }
         }
@@ -312,14 +324,14 @@ impl<'a> Meter<'a> {
 
     /// Records how much of a job of known size is done, for progress reports; reads the clock.
     pub fn set_done(&self, done: u64, total: u64) -> Result<(), Stopped> {
-        *self.done.lock().unwrap_or_else(|e| e.into_inner()) = Some((done, total));
+        *self.inner.done.lock().unwrap_or_else(|e| e.into_inner()) = Some((done, total));
         self.check()
     }
 
     /// Checks, before allocating, that a job may hold `bytes` of tables in all; fails with the
     /// memory limit when it may not.
     pub fn reserve(&self, bytes: u64) -> Result<(), Stopped> {
-        if bytes > self.budget.memory_bytes {
+        if bytes > self.inner.budget.memory_bytes {
             return Err(self.halt(Limit::Memory));
         }
         Ok(())
@@ -328,30 +340,38 @@ impl<'a> Meter<'a> {
     /// The stop for `limit`, with the current counts, recorded so that every later check fails
     /// too.
     pub fn halt(&self, limit: Limit) -> Stopped {
-        let _ = self.stop.compare_exchange(0, limit.code(), Ordering::Relaxed, Ordering::Relaxed);
+        let _ =
+            self.inner.stop.compare_exchange(0, limit.code(), Ordering::Relaxed, Ordering::Relaxed);
         self.stopped(limit)
     }
 
     fn stopped(&self, limit: Limit) -> Stopped {
         let budget = match limit {
-            Limit::Nodes => self.budget.max_nodes,
-            Limit::Time => u64::try_from(self.budget.timeout.as_millis()).unwrap_or(u64::MAX),
-            Limit::Memory => self.budget.memory_bytes,
+            Limit::Nodes => self.inner.budget.max_nodes,
+            Limit::Time => u64::try_from(self.inner.budget.timeout.as_millis()).unwrap_or(u64::MAX),
+            Limit::Memory => self.inner.budget.memory_bytes,
         };
         Stopped {
             limit,
             budget,
             nodes: self.nodes(),
-            elapsed_ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            elapsed_ms: u64::try_from(self.inner.started.elapsed().as_millis()).unwrap_or(u64::MAX),
             reached: String::new(),
         }
     }
 }
 
-impl fmt::Debug for Meter<'_> {
+impl Default for Meter {
+    /// A meter for the default budget.
+    fn default() -> Self {
+        Meter::new(Budget::default())
+    }
+}
+
+impl fmt::Debug for Meter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Meter")
-            .field("budget", &self.budget)
+            .field("budget", &self.inner.budget)
             .field("nodes", &self.nodes())
             .field("elapsed", &self.elapsed())
             .field("stopped", &self.is_stopped())

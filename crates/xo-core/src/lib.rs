@@ -12,6 +12,8 @@
 //! - [`value`]: game-theoretic values relative to the player to move.
 //! - [`game`]: the [`Game`](game::Game) trait every engine is generic over.
 //! - [`games`]: fast representations of concrete games (bitboards, strips, heaps).
+//! - [`query`]: the one entry point: a game, a position and a question in, the engine chosen,
+//!   an answer (or the budget reached) out.
 //! - [`solve`]: the engines (counting, reachability, Grundy values, LOL search).
 //!
 //! ```
@@ -28,6 +30,7 @@
 pub mod budget;
 pub mod game;
 pub mod games;
+pub mod query;
 pub mod rules;
 pub mod solve;
 pub mod value;

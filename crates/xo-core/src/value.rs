@@ -15,7 +15,10 @@ use std::ops::Neg;
 /// assert_eq!(-Value::Win, Value::Loss);
 /// assert_eq!(-Value::Draw, Value::Draw);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Value {
     /// The player to move loses against perfect play.
     Loss,
@@ -50,5 +53,20 @@ impl Value {
             Value::Draw => 0,
             Value::Win => 1,
         }
+    }
+}
+
+impl std::fmt::Display for Value {
+    /// The value as xo prints it: `win`, `draw` or `loss`.
+    ///
+    /// ```
+    /// assert_eq!(xo_core::Value::Draw.to_string(), "draw");
+    /// ```
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Value::Win => "win",
+            Value::Draw => "draw",
+            Value::Loss => "loss",
+        })
     }
 }

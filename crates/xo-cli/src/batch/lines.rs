@@ -52,6 +52,9 @@ pub enum BatchError {
     /// Reading or writing failed.
     #[error("{0}")]
     Io(#[source] io::Error),
+    /// The run reached its budget.
+    #[error(transparent)]
+    Stopped(crate::budget::OverBudget),
 }
 
 /// Reads lines out of one reused buffer, tolerating `\r\n`, trailing spaces and a missing final
@@ -203,6 +206,14 @@ impl<R: Read> LineReader<R> {
                 ),
             }),
         }
+    }
+
+    /// The budget ran out on the line just read.
+    pub fn stopped(&self, stopped: xo_core::budget::Stopped) -> BatchError {
+        BatchError::Stopped(crate::budget::OverBudget {
+            stopped,
+            context: Some(format!("line {}", self.line)),
+        })
     }
 
     /// An input error on the line just read.

@@ -1,18 +1,18 @@
 //! `lol`: for each strip over `*LO`, the value for the player to move: `1`, `0` or `-1`.
 
-use super::Answerer;
+use super::{Answerer, CaseError};
+use xo_core::budget::Meter;
 use xo_core::games::lol::LolStrip;
 use xo_core::solve::lol::LolSolver;
 
 /// Table entries kept between lines before the solver's tables are emptied, to bound memory.
 const TABLE_LIMIT: usize = 4_000_000;
 
-/// The memory the solver may use for one strip; a strip that needs more is refused.
-const MEMORY: usize = 4 << 30;
-
-/// Answers with the core's component-splitting LOL solver, whose tables carry over between lines.
+/// Answers with the core's component-splitting LOL solver, whose tables carry over between lines,
+/// all within one meter (the run's budget; the solver's tables within its memory budget).
 pub struct LolAnswerer {
     solver: LolSolver,
+    meter: Meter,
 }
 
 impl LolAnswerer {
@@ -25,9 +25,12 @@ impl LolAnswerer {
     /// assert_eq!(out, b"1\n");
     /// ```
     pub fn new() -> Self {
-        let mut solver = LolSolver::new();
-        solver.set_memory(MEMORY);
-        LolAnswerer { solver }
+        Self::with_meter(Meter::new(Default::default()))
+    }
+
+    /// An answerer whose whole run is bounded by `meter`.
+    pub fn with_meter(meter: Meter) -> Self {
+        LolAnswerer { solver: LolSolver::new(), meter }
     }
 }
 
@@ -40,24 +43,19 @@ impl Default for LolAnswerer {
 impl Answerer for LolAnswerer {
     const MAX_LINE: usize = 1 << 20;
 
-    fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
+    fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), CaseError> {
         // The core also reads `.` as empty; the judge format's alphabet is `*LO` only.
         if let Some(i) = case.iter().position(|&b| b == b'.') {
-            return Err(format!("expected a strip over '*LO', found '.' at column {}", i + 1));
+            return Err(
+                format!("expected a strip over '*LO', found '.' at column {}", i + 1).into()
+            );
         }
         let strip =
             LolStrip::parse(case).map_err(|e| format!("expected a strip over '*LO': {e}"))?;
         if self.solver.table_len() > TABLE_LIMIT {
             self.solver.clear();
         }
-        let value = self.solver.value_within(&strip).map_err(|_| {
-            format!(
-                "this strip is beyond what the LOL solver settles within its budget ({} GiB of \
-                 tables, {} moves deep)",
-                MEMORY >> 30,
-                xo_core::solve::lol::MAX_DEPTH
-            )
-        })?;
+        let value = self.solver.value_within(&strip, &self.meter)?;
         out.extend_from_slice(match value.as_i8() {
             1 => b"1\n",
             0 => b"0\n",

@@ -11,12 +11,35 @@ mod lol;
 mod treblecross;
 mod ttt_count;
 
+pub use self::CaseError as AnswerError;
 pub use lines::{find_newline, BatchError, LineReader};
 pub use lol::LolAnswerer;
 pub use treblecross::TreblecrossAnswerer;
 pub use ttt_count::TttCountAnswerer;
 
 use std::io::{Read, Write};
+use xo_core::budget::Stopped;
+
+/// Why one case line got no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CaseError {
+    /// The line is not in the format: what was expected.
+    Bad(String),
+    /// The run's budget ran out on it.
+    Stopped(Stopped),
+}
+
+impl From<String> for CaseError {
+    fn from(expected: String) -> Self {
+        CaseError::Bad(expected)
+    }
+}
+
+impl From<Stopped> for CaseError {
+    fn from(stopped: Stopped) -> Self {
+        CaseError::Stopped(stopped)
+    }
+}
 
 /// Output bytes gathered before they are handed to the writer.
 const OUT_CHUNK: usize = 256 * 1024;
@@ -29,8 +52,8 @@ pub trait Answerer {
 
     /// Appends the answer to one case line (already stripped of its line ending and trailing
     /// spaces) to `out`, the run's output buffer: append only, never touch what is already there.
-    /// `Err` carries what was expected, for the message.
-    fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), String>;
+    /// `Err` carries what was expected, for the message, or the budget reached.
+    fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), CaseError>;
 }
 
 /// Runs one batch: reads the count line and that many cases from `input`, writes the answers to
@@ -56,9 +79,10 @@ pub fn run<A: Answerer>(
     let mut result = Ok(());
     for case in 0..count {
         let answered = match lines.case_line(case, count, A::MAX_LINE) {
-            Ok(line) => {
-                answerer.answer(line, &mut out).map_err(|expected| lines.bad_line(expected))
-            }
+            Ok(line) => answerer.answer(line, &mut out).map_err(|e| match e {
+                CaseError::Bad(expected) => lines.bad_line(expected),
+                CaseError::Stopped(stopped) => lines.stopped(stopped),
+            }),
             Err(e) => Err(e),
         };
         if let Err(e) = answered {

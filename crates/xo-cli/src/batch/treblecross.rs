@@ -1,8 +1,8 @@
 //! `treblecross`: for each strip over `.X`, `WINNING` or `LOSING` and every winning cell.
 
-use super::Answerer;
+use super::{Answerer, CaseError};
 use std::io::Write;
-use std::time::{Duration, Instant};
+use xo_core::budget::{Limit, Meter};
 use xo_core::games::octal::OctalGame;
 use xo_core::games::treblecross::TreblecrossStrip;
 use xo_core::solve::grundy::NimSequence;
@@ -10,12 +10,9 @@ use xo_core::solve::grundy::NimSequence;
 /// Answers from the Grundy values of .007, computed as far as the longest free run seen so far.
 pub struct TreblecrossAnswerer {
     values: NimSequence,
-    /// How long one case may spend extending the values.
-    budget: Duration,
+    /// The run's budget.
+    meter: Meter,
 }
-
-/// The time one case may spend on Grundy values by default: strips of a few million cells.
-pub const DEFAULT_BUDGET: Duration = Duration::from_secs(600);
 
 impl Default for TreblecrossAnswerer {
     fn default() -> Self {
@@ -33,41 +30,44 @@ impl TreblecrossAnswerer {
     /// assert_eq!(out, b"WINNING\n3\n");
     /// ```
     pub fn new() -> Self {
-        Self::with_budget(DEFAULT_BUDGET)
+        Self::with_meter(Meter::new(Default::default()))
     }
 
-    /// An answerer whose cases may each spend at most `budget` extending the Grundy values; a case
-    /// that needs more is refused with a message naming its longest free run.
+    /// An answerer whose whole run is bounded by `meter`; a case that needs Grundy values beyond
+    /// it stops the run.
     ///
     /// ```
     /// use std::time::Duration;
-    /// use xo_cli::batch::{Answerer, TreblecrossAnswerer};
-    /// let mut quick = TreblecrossAnswerer::with_budget(Duration::ZERO);
+    /// use xo_cli::batch::{Answerer, CaseError, TreblecrossAnswerer};
+    /// use xo_core::budget::{Budget, Meter};
+    /// let meter = Meter::new(Budget::default().with_timeout(Duration::ZERO));
+    /// let mut quick = TreblecrossAnswerer::with_meter(meter);
     /// let mut out = Vec::new();
-    /// // Short strips take no time worth counting; a million cells do.
-    /// assert!(quick.answer(b"..........", &mut out).is_ok());
     /// let long = vec![b'.'; 1_000_000];
-    /// assert!(quick.answer(&long, &mut out).unwrap_err().contains("free run of 1000000 cells"));
+    /// assert!(matches!(quick.answer(&long, &mut out), Err(CaseError::Stopped(_))));
     /// ```
-    pub fn with_budget(budget: Duration) -> Self {
-        TreblecrossAnswerer { values: NimSequence::new(OctalGame::dot007()), budget }
+    pub fn with_meter(meter: Meter) -> Self {
+        TreblecrossAnswerer { values: NimSequence::new(OctalGame::dot007()), meter }
     }
 }
 
 impl Answerer for TreblecrossAnswerer {
     const MAX_LINE: usize = 1 << 26;
 
-    fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
+    fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), CaseError> {
         let strip = TreblecrossStrip::parse(case)
             .map_err(|e| format!("expected a strip over '.X' of at least 3 cells: {e}"))?;
-        let deadline = Instant::now() + self.budget;
-        let analysis = strip.analyse_within(&mut self.values, Some(deadline)).map_err(|u| {
-            format!(
-                "a free run of {} cells needs Grundy values beyond the {} s budget (raise --timeout)",
+        let timeout = self.meter.budget().timeout.saturating_sub(self.meter.elapsed());
+        let deadline = std::time::Instant::now().checked_add(timeout);
+        let analysis = strip.analyse_within(&mut self.values, deadline).map_err(|u| {
+            self.meter.halt(Limit::Time).reaching(format!(
+                "a free run of {} cells needs Grundy values up to heap {}, computed up to {}",
                 u.needed - 2,
-                self.budget.as_secs_f64()
-            )
+                u.needed,
+                u.reached.saturating_sub(1)
+            ))
         })?;
+        self.meter.check()?;
         out.extend_from_slice(if analysis.winning { b"WINNING\n" } else { b"LOSING\n" });
         for (i, cell) in analysis.winning_moves.iter().enumerate() {
             if i > 0 {

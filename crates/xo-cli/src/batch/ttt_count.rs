@@ -1,8 +1,9 @@
 //! `ttt-count`: for each tic-tac-toe grid, `-1 -1` when it cannot occur, else how many games
 //! continuing from it X wins and O wins.
 
-use super::Answerer;
+use super::{Answerer, CaseError};
 use std::io::Write;
+use xo_core::budget::Meter;
 use xo_core::games::board::Board;
 use xo_core::rules::parse_game;
 use xo_core::solve::count::GameCounter;
@@ -63,7 +64,13 @@ const WEIGHT: [[u32; 256]; CELLS] = {
 pub struct TttCountAnswerer {
     /// The answer line of every grid, by rank.
     slots: Vec<[u8; SLOT]>,
+    /// The run's budget (each line is a node), and lines not yet counted against it.
+    meter: Meter,
+    unmetered: u64,
 }
+
+/// Lines answered between checks of the budget.
+const METER_EVERY: u64 = 1 << 12;
 
 impl Default for TttCountAnswerer {
     fn default() -> Self {
@@ -82,6 +89,11 @@ impl TttCountAnswerer {
     /// assert_eq!(out, b"-1 -1\n");
     /// ```
     pub fn new() -> Self {
+        Self::with_meter(Meter::new(Default::default()))
+    }
+
+    /// An answerer whose whole run is bounded by `meter`.
+    pub fn with_meter(meter: Meter) -> Self {
         let rules = parse_game("tictactoe").expect("tic-tac-toe is built in");
         let ttt = Board::new(&rules).expect("nine cells fit a board");
         debug_assert_eq!(ttt.cells(), CELLS);
@@ -105,7 +117,7 @@ impl TttCountAnswerer {
                 slot
             })
             .collect();
-        TttCountAnswerer { slots }
+        TttCountAnswerer { slots, meter, unmetered: 0 }
     }
 
     /// Why `case` is not a grid, for the message.
@@ -131,7 +143,11 @@ impl Answerer for TttCountAnswerer {
     const MAX_LINE: usize = 64;
 
     #[inline]
-    fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
+    fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), CaseError> {
+        self.unmetered += 1;
+        if self.unmetered == METER_EVERY {
+            self.meter.tick(std::mem::take(&mut self.unmetered))?;
+        }
         if let Ok(cells) = <&[u8; CELLS]>::try_from(case) {
             let rank: u32 = (0..CELLS).map(|c| WEIGHT[c][usize::from(cells[c])]).sum();
             if let Some(slot) = self.slots.get(rank as usize) {
@@ -141,7 +157,7 @@ impl Answerer for TttCountAnswerer {
                 return Ok(());
             }
         }
-        Err(Self::explain(case))
+        Err(Self::explain(case).into())
     }
 }
 
@@ -179,11 +195,11 @@ mod tests {
         let mut out = Vec::new();
         assert_eq!(
             t.answer(b"XX.\tO.x..", &mut out).unwrap_err(),
-            "character '\\t' at column 4 is not one of '.XO'"
+            CaseError::Bad("character '\\t' at column 4 is not one of '.XO'".into())
         );
         assert_eq!(
             t.answer(b"XX..", &mut out).unwrap_err(),
-            "expected 9 characters from '.XO' (a grid row by row), found 4"
+            CaseError::Bad("expected 9 characters from '.XO' (a grid row by row), found 4".into())
         );
         assert!(out.is_empty());
     }

@@ -77,6 +77,19 @@ impl LolStrip {
         Ok(LolStrip { cells })
     }
 
+    /// A strip of the given cells (at least one).
+    ///
+    /// ```
+    /// use xo_core::games::lol::{Cell, LolStrip};
+    /// assert_eq!(LolStrip::from_cells(vec![Cell::L, Cell::Empty]).unwrap().to_text(), "L*");
+    /// ```
+    pub fn from_cells(cells: Vec<Cell>) -> Result<Self, LolError> {
+        if cells.is_empty() {
+            return Err(LolError::Empty);
+        }
+        Ok(LolStrip { cells })
+    }
+
     /// The empty strip of `len` cells.
     ///
     /// ```

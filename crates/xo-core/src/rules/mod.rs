@@ -10,10 +10,12 @@
 mod builtin;
 mod file;
 mod naive;
+mod notation;
 mod position;
 
 pub use builtin::parse_game;
 pub use naive::Requirement;
+pub use notation::{move_name, move_order, parse_move, player_to_move};
 pub use position::{Position, PositionError, Setup};
 
 /// How players choose the mark they place.

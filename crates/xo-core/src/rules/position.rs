@@ -2,7 +2,7 @@
 //! `*`) for an empty cell. Text becomes an unchecked [`Setup`], which [`Setup::validate`] turns into
 //! a [`Position`] the engines can trust.
 
-use super::{Marks, Rules};
+use super::{Goal, Marks, Rules};
 
 /// Cells as read from text, not yet checked against the rules: 0 empty, `i + 1` for mark `i` of
 /// [`Rules::alphabet`].
@@ -56,6 +56,17 @@ pub enum PositionError {
     /// Both players have completed a line.
     #[error("both players have completed a line; a game stops at the first")]
     BothWon,
+    /// The player who did not complete a line moved after it was completed.
+    #[error("{winner} has a line but {mover} moved after it; a game stops at the first line")]
+    MovedAfterWin {
+        /// Who has the line.
+        winner: char,
+        /// Who moved afterwards.
+        mover: char,
+    },
+    /// Patterns stand that no single last move completed: the game had ended before.
+    #[error("no single last move completed every pattern on the board; a game stops at the first")]
+    MovedAfterEnd,
 }
 
 impl Setup {
@@ -138,9 +149,6 @@ impl Setup {
             if x != o && x != o + 1 {
                 return Err(PositionError::Counts { x, o });
             }
-            if rules.has_pattern_of(&self.cells, 1) && rules.has_pattern_of(&self.cells, 2) {
-                return Err(PositionError::BothWon);
-            }
         }
         if rules.gravity {
             let w = rules.width as usize;
@@ -150,7 +158,104 @@ impl Setup {
                 }
             }
         }
+        check_last_move(rules, &self.cells)?;
         Ok(Position { cells: self.cells })
+    }
+}
+
+/// Checks that the game was still going before the last move: a game stops at its first
+/// pattern, so every completed pattern must contain a cell the last mover could have just filled
+/// (their own mark; under gravity the top of its column).
+fn check_last_move(rules: &Rules, cells: &[u8]) -> Result<(), PositionError> {
+    let plies = cells.iter().filter(|&&c| c != 0).count();
+    if plies == 0 {
+        return Ok(());
+    }
+    let alphabet = rules.alphabet();
+    let last_mark = (rules.marks == Marks::Own).then_some(if plies % 2 == 1 { 1 } else { 2 });
+    let w = rules.width as usize;
+    let could_be_last = |c: usize| {
+        cells[c] != 0
+            && last_mark.is_none_or(|m| cells[c] == m)
+            && (!rules.gravity || c < w || cells[c - w] == 0)
+    };
+    if rules.marks == Marks::Own {
+        let mut completed_by = [false; 3];
+        for_each_completed(rules, cells, |_, mark| {
+            completed_by[mark as usize] = true;
+            !(completed_by[1] && completed_by[2])
+        });
+        if completed_by[1] && completed_by[2] {
+            return Err(PositionError::BothWon);
+        }
+    }
+    let mut common: Option<Vec<usize>> = None;
+    let mut result = Ok(());
+    for_each_completed(rules, cells, |line, mark| {
+        if let Some(last) = last_mark.filter(|&m| m != mark) {
+            result = Err(PositionError::MovedAfterWin {
+                winner: alphabet[mark as usize - 1],
+                mover: alphabet[last as usize - 1],
+            });
+            return false;
+        }
+        let kept: Vec<usize> = match common.take() {
+            None => line.iter().copied().filter(|&c| could_be_last(c)).collect(),
+            Some(c) => c.into_iter().filter(|c| line.contains(c)).collect(),
+        };
+        if kept.is_empty() {
+            result = Err(PositionError::MovedAfterEnd);
+            return false;
+        }
+        common = Some(kept);
+        true
+    });
+    result
+}
+
+/// Calls `f` with the cells of every completed pattern and its mark (for words, the mark of
+/// their first letter), until `f` returns false. Allocates nothing per line, so it runs on strips
+/// of millions of cells.
+fn for_each_completed(rules: &Rules, cells: &[u8], mut f: impl FnMut(&[usize], u8) -> bool) {
+    let (w, h) = (rules.width as i64, rules.height as i64);
+    let k = rules.pattern_len() as i64;
+    let word: Vec<u8> = match &rules.goal {
+        Goal::InRow(_) => Vec::new(),
+        Goal::Word(word) => {
+            let alphabet = rules.alphabet();
+            word.iter()
+                .map(|ch| alphabet.iter().position(|a| a == ch).map_or(0, |i| i as u8 + 1))
+                .collect()
+        }
+    };
+    let mut line = [0usize; 64];
+    for row in 0..h {
+        for col in 0..w {
+            for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                if (dr, dc) != (0, 1) && k == 1 {
+                    continue; // a single cell is one line, not four
+                }
+                let (er, ec) = (row + dr * (k - 1), col + dc * (k - 1));
+                if er < 0 || er >= h || ec < 0 || ec >= w {
+                    continue;
+                }
+                for (i, slot) in line.iter_mut().take(k as usize).enumerate() {
+                    let i = i as i64;
+                    *slot = ((row + dr * i) * w + col + dc * i) as usize;
+                }
+                let line = &line[..k as usize];
+                let first = cells[line[0]];
+                let complete = if word.is_empty() {
+                    first != 0 && line.iter().all(|&c| cells[c] == first)
+                } else {
+                    line.iter().zip(&word).all(|(&c, &m)| cells[c] == m)
+                        || line.iter().zip(word.iter().rev()).all(|(&c, &m)| cells[c] == m)
+                };
+                if complete && !f(line, first) {
+                    return;
+                }
+            }
+        }
     }
 }
 

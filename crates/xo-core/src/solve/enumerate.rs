@@ -9,6 +9,7 @@
 //! representative's), and each depth is expanded in parallel. Children are merged in hash maps, or
 //! on request in a dense table indexed by a ranking of the positions of their depth where it fits.
 
+use crate::budget::{Meter, Stopped};
 use crate::game::Game;
 use crate::games::board::{Board, BoardPosition};
 use crate::solve::count::GameCounts;
@@ -31,21 +32,18 @@ pub struct Census {
 /// Why a census stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CensusError {
-    /// One depth holds (or would send on) more positions than allowed.
-    #[error("depth {depth} holds more than {limit} positions (or their moves more than {n} times as many); raise the limit or count from a fuller position", n = CHILDREN_PER_POSITION)]
-    TooManyPositions {
-        /// The depth (moves made) that overflowed.
-        depth: u32,
-        /// The limit.
-        limit: usize,
-    },
+    /// The census reached its budget (a depth's positions would not fit the memory budget, or
+    /// time or nodes ran out).
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
     /// A count does not fit 128 bits.
     #[error("the number of games exceeds 2^128")]
     Overflow,
 }
 
-/// Counts every game continuing from `start` (the position itself included), with `max_layer`
-/// bounding the positions held at one depth (memory), and `progress` told each depth finished.
+/// Counts every game continuing from `start` (the position itself included) within `meter`: each
+/// depth's positions and the children they send on must fit its memory budget (checked before
+/// they are made), each position counts as a node, and the meter hears of each depth finished.
 ///
 /// ```
 /// use xo_core::games::board::Board;
@@ -53,18 +51,13 @@ pub enum CensusError {
 /// use xo_core::solve::enumerate::census;
 ///
 /// let board = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
-/// let c = census(&board, &Default::default(), 1 << 20, |_, _| {}).unwrap();
+/// let c = census(&board, &Default::default(), &Default::default()).unwrap();
 /// assert_eq!((c.games.first, c.games.second, c.games.draws), (131_184, 77_904, 46_080));
 /// assert_eq!(c.positions, 5_478);
 /// assert_eq!(c.by_length[5].first, 1_440);
 /// ```
-pub fn census(
-    board: &Board,
-    start: &BoardPosition,
-    max_layer: usize,
-    progress: impl FnMut(u32, usize),
-) -> Result<Census, CensusError> {
-    census_with(board, start, max_layer, false, progress)
+pub fn census(board: &Board, start: &BoardPosition, meter: &Meter) -> Result<Census, CensusError> {
+    census_with(board, start, false, meter)
 }
 
 /// [`census`], choosing whether depths whose positions fit a dense table indexed by rank use one
@@ -76,16 +69,16 @@ pub fn census(
 /// use xo_core::rules::parse_game;
 /// use xo_core::solve::enumerate::census_with;
 /// let board = Board::new(&parse_game("lol:6").unwrap()).unwrap();
-/// let dense = census_with(&board, &Default::default(), 1 << 20, true, |_, _| {}).unwrap();
-/// let sparse = census_with(&board, &Default::default(), 1 << 20, false, |_, _| {}).unwrap();
+/// let meter = xo_core::budget::Meter::new(Default::default());
+/// let dense = census_with(&board, &Default::default(), true, &meter).unwrap();
+/// let sparse = census_with(&board, &Default::default(), false, &meter).unwrap();
 /// assert_eq!(dense, sparse);
 /// ```
 pub fn census_with(
     board: &Board,
     start: &BoardPosition,
-    max_layer: usize,
     dense: bool,
-    mut progress: impl FnMut(u32, usize),
+    meter: &Meter,
 ) -> Result<Census, CensusError> {
     let images = board.images(start);
     let group: Vec<usize> = (0..images.len()).filter(|&s| images[s] == *start).collect();
@@ -111,12 +104,23 @@ pub fn census_with(
                 board.playable(pos).count_ones() as usize * marks
             })
             .sum();
-        if layer.len() > max_layer || children > max_layer.saturating_mul(CHILDREN_PER_POSITION) {
-            return Err(CensusError::TooManyPositions { depth, limit: max_layer });
-        }
+        let next_ranks = if dense { DepthRanks::new(board, depth + 1) } else { None };
+        let table = next_ranks.as_ref().map_or(0, |r| r.size.saturating_mul(DENSE_ENTRY_BYTES));
+        let need = (layer.len() as u64)
+            .saturating_mul(LAYER_BYTES)
+            .saturating_add((children as u64).saturating_mul(CHILD_BYTES))
+            .saturating_add(table);
+        let reached = |s: Stopped| {
+            s.reaching(format!(
+                "depth {depth} of {cells} with {} positions and {children} moves to expand",
+                layer.len()
+            ))
+        };
+        meter.reserve(need).map_err(reached)?;
+        meter.tick(layer.len() as u64).map_err(reached)?;
+        meter.set_done(u64::from(depth), cells as u64).map_err(reached)?;
         // Expand in parallel; children go to shards by hash, so each shard is merged once.
         let chunk = layer.len().div_ceil(4 * rayon::current_num_threads()).max(1024);
-        let next_ranks = if dense { DepthRanks::new(board, depth + 1) } else { None };
         let expanded: Vec<(Tally, Shards)> = layer
             .par_chunks(chunk)
             .map(|part| expand(board, &group, &cell_images, next_ranks.as_ref(), part))
@@ -148,15 +152,18 @@ pub fn census_with(
         let at = &mut result.by_length[depth as usize];
         *at = add_counts(*at, finished.games)?;
         result.games = add_counts(result.games, finished.games)?;
-        progress(depth, layer.len());
         layer = shards.concat();
         depth += 1;
     }
     Ok(result)
 }
 
-/// Children held while expanding a depth, at most, per position allowed at a depth.
-const CHILDREN_PER_POSITION: usize = 4;
+/// Bytes a position of a depth takes while it is expanded (position and path count).
+const LAYER_BYTES: u64 = 32;
+/// Bytes a child takes until its shard is merged (in a shard list, then in a hash map).
+const CHILD_BYTES: u64 = 96;
+/// Bytes an entry of a dense table takes.
+const DENSE_ENTRY_BYTES: u64 = 16;
 
 /// Children are spread over this many shards by hash.
 const SHARDS: usize = 64;
@@ -375,7 +382,7 @@ impl DepthRanks {
         let packed = match self.xs {
             Some(xs) => self.subset_unrank(inner, xs, self.depth),
             None if self.patterns > 1 => inner,
-            None => (1u64 << self.depth) - 1,
+            None => u64::MAX.checked_shr(64 - self.depth).unwrap_or(0),
         };
         let a = Self::deposit(packed, filled);
         BoardPosition { a, b: filled & !a }

@@ -15,11 +15,10 @@
 //!
 //! [`plain_value`] is the unpruned minimax the solver is tested against.
 
+use crate::budget::{Limit, Meter, Stopped};
 use crate::games::lol::{is_threat, Cell, LolStrip};
-use crate::solve::negamax::{Aborted, Limits};
 use crate::Value;
 use rustc_hash::FxHashMap;
-use std::time::Instant;
 
 /// A component in canonical form: the cells its live windows span, read in the smaller direction.
 type Component = Box<[Cell]>;
@@ -113,8 +112,9 @@ pub struct LolSolver {
     flags: Vec<bool>,
     /// Values of searched sums of fillable components, keyed by sorted component ids.
     sums: FxHashMap<Box<[ComponentId]>, Value>,
-    /// The budget of each query, the positions visited by the current one, and when it began.
-    limits: Limits,
+    /// The meter of the current bounded query, and positions not yet reported to it.
+    meter: Option<Meter>,
+    unreported: u64,
     /// Memory bounds: searched sums kept (a cache, emptied when full) and components known
     /// (past it the query stops, like any other budget).
     max_sums: usize,
@@ -122,8 +122,8 @@ pub struct LolSolver {
     nodes: u64,
     /// Current recursion depth.
     depth: u32,
-    started: Option<Instant>,
-    aborted: bool,
+    /// Why the current query stopped, once it has.
+    stopped: Option<Stopped>,
 }
 
 impl Default for LolSolver {
@@ -146,13 +146,13 @@ impl LolSolver {
             scratch: Vec::new(),
             flags: Vec::new(),
             sums: FxHashMap::default(),
-            limits: Limits::default(),
+            meter: None,
+            unreported: 0,
             max_sums: usize::MAX,
             max_components: usize::MAX,
             nodes: 0,
             depth: 0,
-            started: None,
-            aborted: false,
+            stopped: None,
         }
     }
 
@@ -180,16 +180,12 @@ impl LolSolver {
     /// use xo_core::solve::lol::LolSolver;
     /// let mut solver = LolSolver::new();
     /// solver.set_memory(1 << 16);
-    /// assert!(solver.value_within(&LolStrip::empty(30).unwrap()).is_err());
+    /// let meter = xo_core::budget::Meter::new(Default::default());
+    /// assert!(solver.value_within(&LolStrip::empty(30).unwrap(), &meter).is_err());
     /// ```
     pub fn set_memory(&mut self, bytes: usize) {
         self.max_sums = (bytes / 2 / SUM_BYTES).max(1);
         self.max_components = (bytes / 2 / COMPONENT_BYTES).max(1);
-    }
-
-    /// Sets the budget of each following [`LolSolver::value_within`] query.
-    pub fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
     }
 
     /// Positions (components and sums) visited by the last query.
@@ -197,48 +193,64 @@ impl LolSolver {
         self.nodes
     }
 
-    /// The value of `strip`, or [`Aborted`] when the budget runs out first. What was proven before
-    /// stopping stays in the tables; nothing unproven is stored.
+    /// The value of `strip`, or [`Stopped`] when `meter` runs out first. The tables are bounded
+    /// by the smaller of [`LolSolver::set_memory`] and the meter's memory budget. What was proven
+    /// before stopping stays in the tables; nothing unproven is stored.
     ///
     /// ```
+    /// use xo_core::budget::{Budget, Limit, Meter};
     /// use xo_core::games::lol::LolStrip;
     /// use xo_core::solve::lol::LolSolver;
-    /// use xo_core::solve::negamax::Limits;
     /// let mut solver = LolSolver::new();
-    /// solver.set_limits(Limits { max_nodes: Some(10), timeout: None });
-    /// assert!(solver.value_within(&LolStrip::empty(40).unwrap()).is_err());
+    /// let meter = Meter::new(Budget::default().with_max_nodes(10));
+    /// let stopped = solver.value_within(&LolStrip::empty(40).unwrap(), &meter).unwrap_err();
+    /// assert_eq!(stopped.limit, Limit::Nodes);
     /// ```
-    pub fn value_within(&mut self, strip: &LolStrip) -> Result<Value, Aborted> {
+    pub fn value_within(&mut self, strip: &LolStrip, meter: &Meter) -> Result<Value, Stopped> {
+        let (max_sums, max_components) = (self.max_sums, self.max_components);
+        let memory = meter.budget().memory_usize();
+        self.max_sums = max_sums.min((memory / 2 / SUM_BYTES).max(1));
+        self.max_components = max_components.min((memory / 2 / COMPONENT_BYTES).max(1));
+        self.meter = Some(meter.clone());
+        self.stopped = None;
         self.nodes = 0;
-        self.started = Some(Instant::now());
-        self.aborted = false;
         let v = self.value(strip);
-        if self.aborted {
-            Err(Aborted { nodes: self.nodes })
-        } else {
-            Ok(v)
+        let reported = meter.tick(std::mem::take(&mut self.unreported));
+        self.meter = None;
+        (self.max_sums, self.max_components) = (max_sums, max_components);
+        match self.stopped.take().or(reported.err()) {
+            Some(stopped) => {
+                Err(stopped.reaching(format!("{} LOL components known", self.components.len())))
+            }
+            None => Ok(v),
         }
     }
 
-    /// Counts a visited position and notes when the budget is spent.
+    /// Stops the current query at `limit` (of the meter, when there is one).
+    fn halt(&mut self, limit: Limit) {
+        if self.stopped.is_none() {
+            let meter = self.meter.clone().unwrap_or_else(|| Meter::new(Default::default()));
+            self.stopped = Some(meter.halt(limit));
+        }
+    }
+
+    /// Counts a visited position; true once the query has stopped.
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) {
-            let late = match (self.limits.timeout, self.started) {
-                (Some(t), Some(start)) => start.elapsed() >= t,
-                _ => false,
-            };
-            if late || self.limits.max_nodes.is_some_and(|m| self.nodes >= m) {
-                self.aborted = true;
+        self.unreported += 1;
+        if self.unreported >= 1024 {
+            if let Some(meter) = &self.meter {
+                if let Err(stopped) = meter.tick(std::mem::take(&mut self.unreported)) {
+                    self.stopped.get_or_insert(stopped);
+                }
             }
-        } else if self.limits.max_nodes.is_some_and(|m| self.nodes >= m) {
-            self.aborted = true;
+            self.unreported = 0;
         }
-        self.aborted
+        self.stopped.is_some()
     }
 
-    /// The value of `strip` for the player to move under perfect play, without a budget unless
-    /// one was set (then check [`LolSolver::value_within`] instead).
+    /// The value of `strip` for the player to move under perfect play, without a budget: only for
+    /// strips known to be small; anything else goes through [`LolSolver::value_within`].
     ///
     /// ```
     /// use xo_core::games::lol::LolStrip;
@@ -271,7 +283,7 @@ impl LolSolver {
     fn sum_value(&mut self, sum: &[ComponentId]) -> Value {
         self.depth += 1;
         let v = if self.depth > MAX_DEPTH {
-            self.aborted = true; // deeper than the stack allows: over budget
+            self.halt(Limit::Memory); // deeper than the stack allows: over budget
             Value::Draw
         } else {
             self.sum_value_at_depth(sum)
@@ -294,7 +306,7 @@ impl LolSolver {
                 has_heap |= self.is_heap(c);
             }
         }
-        if self.aborted {
+        if self.stopped.is_some() {
             return Value::Draw;
         }
         let normal_form = merged == 0 || (merged == 1 && has_heap && heap != 0);
@@ -321,7 +333,7 @@ impl LolSolver {
             nim ^= info.nim;
             all_fillable &= info.fillable;
         }
-        if self.aborted {
+        if self.stopped.is_some() {
             return Value::Draw;
         }
         if !all_fillable {
@@ -377,7 +389,7 @@ impl LolSolver {
             let child = std::mem::take(&mut next);
             let v = self.sum_value(&child);
             next = child;
-            if self.aborted {
+            if self.stopped.is_some() {
                 return Value::Draw;
             }
             if v == wanted {
@@ -453,7 +465,7 @@ impl LolSolver {
             None => {
                 let id = self.components.len() as ComponentId;
                 if self.components.len() >= self.max_components {
-                    self.aborted = true; // over the memory budget: the query stops
+                    self.halt(Limit::Memory); // over the memory budget: the query stops
                 }
                 self.components.push((cells.into(), None));
                 self.ids.insert(key.as_slice().into(), id);
@@ -467,7 +479,7 @@ impl LolSolver {
     /// Nim-value and fillability of one component, memoised with its distinct options.
     fn info(&mut self, id: ComponentId) -> ComponentInfo {
         if self.components[id as usize].1.is_none() && self.depth >= MAX_DEPTH {
-            self.aborted = true; // deeper than the stack allows: over budget
+            self.halt(Limit::Memory); // deeper than the stack allows: over budget
             return ComponentInfo { nim: 0, fillable: true, always_fills: false };
         }
         self.depth += 1;
@@ -509,7 +521,7 @@ impl LolSolver {
                 fillable &= info.fillable;
                 always_fills &= info.always_fills;
             }
-            if self.aborted {
+            if self.stopped.is_some() {
                 return unknown;
             }
             options.push(Option_ {

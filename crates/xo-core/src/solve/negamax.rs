@@ -9,10 +9,10 @@
 //! loss `-(BASE - e)`, a draw 0. The winner prefers ending early, the loser late.
 
 use super::table::{Bounds, Table};
+use crate::budget::{Meter, Stopped};
 use crate::games::board::{Board, BoardMove, BoardPosition};
 use crate::rules::Marks;
 use crate::Value;
-use std::time::{Duration, Instant};
 
 /// Scores are `±(BASE - e)`; `BASE` exceeds every board's cell count.
 const BASE: i32 = 100;
@@ -27,32 +27,6 @@ pub struct Scored {
     pub value: Value,
     /// Plies to the end of the game.
     pub remoteness: u32,
-}
-
-/// Limits a search must respect; over them it stops promptly and reports [`Aborted`].
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Limits {
-    /// The most positions to visit.
-    pub max_nodes: Option<u64>,
-    /// The most wall time to spend.
-    pub timeout: Option<Duration>,
-}
-
-/// The search ran out of its budget before proving a value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the search stopped at its budget after {nodes} positions; the value is unknown")]
-pub struct Aborted {
-    /// Positions visited before stopping.
-    pub nodes: u64,
-}
-
-/// What a search reports while it runs.
-#[derive(Debug, Clone, Copy)]
-pub struct Progress {
-    /// Positions visited so far.
-    pub nodes: u64,
-    /// Time since the search started.
-    pub elapsed: Duration,
 }
 
 /// One legal move and what it is worth to the player making it.
@@ -73,10 +47,11 @@ pub struct Analysis {
     pub moves: Vec<MoveScore>,
 }
 
-/// How often (in positions) the budget is checked and progress reported.
+/// How many positions are counted locally before the meter hears of them.
 const CHECK_EVERY: u64 = 1 << 12;
 
-/// The searcher: a board, a table that persists across queries, a budget and a progress callback.
+/// The searcher: a board, a table that persists across queries, and optionally a [`Meter`] that
+/// bounds every query (without one, a query runs to the end).
 ///
 /// ```
 /// use xo_core::games::board::Board;
@@ -92,11 +67,11 @@ const CHECK_EVERY: u64 = 1 << 12;
 pub struct Searcher<'a> {
     board: &'a Board,
     table: Table,
-    limits: Limits,
+    meter: Option<Meter>,
     nodes: u64,
-    started: Instant,
-    aborted: bool,
-    progress: Option<Box<dyn FnMut(Progress) + 'a>>,
+    /// Nodes not yet reported to the meter.
+    unreported: u64,
+    stopped: Option<Stopped>,
     /// Whether double threats may be scored without search (own marks only).
     own_marks: bool,
 }
@@ -107,47 +82,30 @@ impl<'a> Searcher<'a> {
         Searcher {
             board,
             table: Table::with_bytes(table_bytes),
-            limits: Limits::default(),
+            meter: None,
             nodes: 0,
-            started: Instant::now(),
-            aborted: false,
-            progress: None,
+            unreported: 0,
+            stopped: None,
             own_marks: board.rules().marks == Marks::Own,
         }
     }
 
-    /// Sets the budget for each following query; over it a query returns [`Aborted`].
+    /// Bounds every following query by `meter` (shared with whatever else the job runs); over it
+    /// a query returns [`Stopped`]. The meter also receives the search's progress.
     ///
     /// ```
-    /// use xo_core::games::board::Board;
-    /// use xo_core::rules::parse_game;
-    /// use xo_core::solve::negamax::{Limits, Searcher};
-    /// let board = Board::new(&parse_game("connect4").unwrap()).unwrap();
-    /// let mut searcher = Searcher::new(&board, 1 << 20);
-    /// searcher.set_limits(Limits { max_nodes: Some(10_000), timeout: None });
-    /// assert!(searcher.value(&Default::default()).is_err());
-    /// ```
-    pub fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
-    }
-
-    /// Calls `f` every few thousand positions with the search's progress: engines report, only
-    /// binaries print.
-    ///
-    /// ```
-    /// use std::cell::Cell;
+    /// use xo_core::budget::{Budget, Limit, Meter};
     /// use xo_core::games::board::Board;
     /// use xo_core::rules::parse_game;
     /// use xo_core::solve::negamax::Searcher;
-    /// let board = Board::new(&parse_game("mnk:4,4,4").unwrap()).unwrap();
-    /// let reports = Cell::new(0);
+    /// let board = Board::new(&parse_game("connect4").unwrap()).unwrap();
+    /// let meter = Meter::new(Budget::default().with_max_nodes(10_000));
     /// let mut searcher = Searcher::new(&board, 1 << 20);
-    /// searcher.on_progress(|p| reports.set(reports.get() + u64::from(p.nodes > 0)));
-    /// searcher.value(&Default::default()).unwrap();
-    /// assert!(reports.get() > 0);
+    /// searcher.set_meter(&meter);
+    /// assert_eq!(searcher.value(&Default::default()).unwrap_err().limit, Limit::Nodes);
     /// ```
-    pub fn on_progress(&mut self, f: impl FnMut(Progress) + 'a) {
-        self.progress = Some(Box::new(f));
+    pub fn set_meter(&mut self, meter: &Meter) {
+        self.meter = Some(meter.clone());
     }
 
     /// Positions visited by the last query.
@@ -157,15 +115,20 @@ impl<'a> Searcher<'a> {
 
     fn begin(&mut self) {
         self.nodes = 0;
-        self.started = Instant::now();
-        self.aborted = false;
+        self.unreported = 0;
+        self.stopped = None;
     }
 
-    fn finish<T>(&self, result: T) -> Result<T, Aborted> {
-        if self.aborted {
-            Err(Aborted { nodes: self.nodes })
-        } else {
-            Ok(result)
+    fn finish<T>(&mut self, result: T) -> Result<T, Stopped> {
+        if let Some(meter) = &self.meter {
+            let reported = meter.tick(std::mem::take(&mut self.unreported));
+            if self.stopped.is_none() {
+                self.stopped = reported.err();
+            }
+        }
+        match self.stopped.take() {
+            Some(stopped) => Err(stopped),
+            None => Ok(result),
         }
     }
 
@@ -179,7 +142,7 @@ impl<'a> Searcher<'a> {
     /// let board = Board::new(&parse_game("mnk:4,4,4").unwrap()).unwrap();
     /// assert_eq!(Searcher::new(&board, 1 << 20).value(&Default::default()), Ok(Value::Draw));
     /// ```
-    pub fn value(&mut self, pos: &BoardPosition) -> Result<Value, Aborted> {
+    pub fn value(&mut self, pos: &BoardPosition) -> Result<Value, Stopped> {
         self.begin();
         let s = self.score_of(pos, -1, 1);
         self.finish(value_of(s))
@@ -203,7 +166,7 @@ impl<'a> Searcher<'a> {
     /// let s = Searcher::new(&board, 1 << 20).score(&board.encode(&pos)).unwrap();
     /// assert_eq!((s.value, s.remoteness), (Value::Draw, 6));
     /// ```
-    pub fn score(&mut self, pos: &BoardPosition) -> Result<Scored, Aborted> {
+    pub fn score(&mut self, pos: &BoardPosition) -> Result<Scored, Stopped> {
         self.begin();
         let s = self.exact(pos);
         self.finish(self.scored(pos, s))
@@ -223,7 +186,7 @@ impl<'a> Searcher<'a> {
     /// assert_eq!(a.moves.len(), 9);
     /// assert!(a.moves.iter().all(|m| m.scored.value == Value::Draw));
     /// ```
-    pub fn analyse(&mut self, pos: &BoardPosition) -> Result<Analysis, Aborted> {
+    pub fn analyse(&mut self, pos: &BoardPosition) -> Result<Analysis, Stopped> {
         self.begin();
         let mut moves = Vec::new();
         if self.board.outcome(pos).is_none() {
@@ -284,18 +247,16 @@ impl<'a> Searcher<'a> {
     }
 
     fn tick(&mut self) {
-        if !self.nodes.is_multiple_of(CHECK_EVERY) {
+        self.unreported += 1;
+        if self.unreported < CHECK_EVERY {
             return;
         }
-        let elapsed = self.started.elapsed();
-        if self.limits.max_nodes.is_some_and(|m| self.nodes >= m)
-            || self.limits.timeout.is_some_and(|t| elapsed >= t)
-        {
-            self.aborted = true;
+        if let Some(meter) = &self.meter {
+            if let Err(stopped) = meter.tick(std::mem::take(&mut self.unreported)) {
+                self.stopped.get_or_insert(stopped);
+            }
         }
-        if let Some(report) = self.progress.as_mut() {
-            report(Progress { nodes: self.nodes, elapsed });
-        }
+        self.unreported = 0;
     }
 
     /// Searches an unfinished position (no pattern stands, some cell is playable).
@@ -309,7 +270,7 @@ impl<'a> Searcher<'a> {
     fn search(&mut self, pos: &BoardPosition, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         self.tick();
-        if self.aborted {
+        if self.stopped.is_some() {
             return 0;
         }
         let board = self.board;
@@ -383,7 +344,7 @@ impl<'a> Searcher<'a> {
         for mv in moves {
             let child = board.play(pos, mv);
             let s = self.child_score(&child, mv, f, alpha, beta);
-            if self.aborted {
+            if self.stopped.is_some() {
                 return 0;
             }
             if s > best {

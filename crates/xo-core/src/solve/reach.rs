@@ -4,6 +4,7 @@
 //! reachable and was not already finished (a game stops at its first win). Un-playing the last
 //! mover's marks finds those earlier positions without any rule written per game.
 
+use crate::budget::{Limit, Meter, Stopped};
 use crate::game::Retrograde;
 use std::collections::HashMap;
 
@@ -23,15 +24,74 @@ use std::collections::HashMap;
 pub struct Reachability<'g, G: Retrograde> {
     game: &'g G,
     memo: HashMap<G::Position, bool>,
-    /// Positions remembered at most; past it the search gives up (answering "not reachable",
-    /// which callers must then disregard).
-    max_memo: usize,
+    /// The budget of a bounded check; once it stops, answers are "not reachable", which
+    /// [`Reachability::is_reachable_within`] turns into the stop.
+    meter: Option<Meter>,
+    stopped: Option<Stopped>,
 }
+
+/// Bytes a remembered position takes in the memo (key, answer, hash table overhead).
+const MEMO_BYTES: u64 = 64;
 
 impl<'g, G: Retrograde> Reachability<'g, G> {
     /// A checker with an empty memo.
     pub fn new(game: &'g G) -> Self {
-        Reachability { game, memo: HashMap::new(), max_memo: usize::MAX }
+        Reachability { game, memo: HashMap::new(), meter: None, stopped: None }
+    }
+
+    /// Whether `pos` occurs in some legal game from the start, within `meter` (each position
+    /// visited is a node; the memo must fit the memory budget).
+    ///
+    /// ```
+    /// use xo_core::budget::{Budget, Limit, Meter};
+    /// use xo_core::games::board::{Board, BoardPosition};
+    /// use xo_core::rules::parse_game;
+    /// use xo_core::solve::reach::Reachability;
+    /// let ttt = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
+    /// let mut reach = Reachability::new(&ttt);
+    /// let pos = BoardPosition { a: 0b1_0000_0011, b: 0b0_0011_0000 };
+    /// assert_eq!(reach.is_reachable_within(&pos, &Meter::new(Budget::default())), Ok(true));
+    /// let tiny = Meter::new(Budget::default().with_max_nodes(1));
+    /// assert_eq!(Reachability::new(&ttt).is_reachable_within(&pos, &tiny).unwrap_err().limit, Limit::Nodes);
+    /// ```
+    pub fn is_reachable_within(
+        &mut self,
+        pos: &G::Position,
+        meter: &Meter,
+    ) -> Result<bool, Stopped> {
+        self.meter = Some(meter.clone());
+        self.stopped = None;
+        let reachable = self.is_reachable(pos);
+        self.meter = None;
+        match self.stopped.take() {
+            Some(stopped) => {
+                let held = self.memo.len();
+                // Answers found after the stop may be wrong: forget them all.
+                self.memo.clear();
+                Err(stopped.reaching(format!("{held} positions remembered")))
+            }
+            None => Ok(reachable),
+        }
+    }
+
+    /// Counts a visited position against the meter, if any; false once stopped.
+    fn within_budget(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return false;
+        }
+        if let Some(meter) = &self.meter {
+            let held = (self.memo.len() as u64 + 1).saturating_mul(MEMO_BYTES);
+            let checked = if held > meter.budget().memory_bytes {
+                Err(meter.halt(Limit::Memory))
+            } else {
+                meter.tick(1)
+            };
+            if let Err(stopped) = checked {
+                self.stopped = Some(stopped);
+                return false;
+            }
+        }
+        true
     }
 
     /// Whether `pos` occurs in some legal game from the start.
@@ -42,7 +102,7 @@ impl<'g, G: Retrograde> Reachability<'g, G> {
         if let Some(&r) = self.memo.get(pos) {
             return r;
         }
-        if self.memo.len() >= self.max_memo {
+        if !self.within_budget() {
             return false;
         }
         let mut preds = Vec::new();
@@ -90,6 +150,9 @@ pub enum Unreachable {
         /// Who moved afterwards.
         mover: char,
     },
+    /// Patterns stand that no single last move completed.
+    #[error("no single last move completed every pattern on the board; the game had ended before")]
+    MovedAfterEnd,
     /// No sequence of legal moves leads there.
     #[error("no legal game reaches it: every way back passes through a finished position")]
     NoPath,
@@ -101,21 +164,21 @@ pub enum CheckError {
     /// The board has more cells than the retrograde search handles.
     #[error(transparent)]
     TooLarge(#[from] crate::games::board::TooLarge),
-    /// The search remembered as many positions as allowed without finding a way back.
-    #[error("the check gave up after {0} positions; the answer is unknown")]
-    GaveUp(usize),
+    /// The search reached its budget before finding a way back.
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
 }
 
 /// Whether a position of `rules` can arise from the empty board, with the reason when it cannot.
 /// Simple reasons (counts, floating marks, lines) are named first, by the same checks that
-/// validate positions; the rest is decided by the retrograde search, which remembers at most
-/// `max_nodes` positions (`Err` past that).
+/// validate positions; the rest is decided by the retrograde search, within `meter`.
 ///
 /// ```
 /// use xo_core::rules::{parse_game, Setup};
 /// use xo_core::solve::reach::{check_position, Unreachable};
 /// let ttt = parse_game("tictactoe").unwrap();
-/// let check = |t: &str| check_position(&ttt, &Setup::parse(&ttt, t).unwrap(), 1 << 20).unwrap();
+/// let meter = xo_core::budget::Meter::new(Default::default());
+/// let check = |t: &str| check_position(&ttt, &Setup::parse(&ttt, t).unwrap(), &meter).unwrap();
 /// assert_eq!(check("XO......."), None);
 /// assert_eq!(check("OO.X....."), Some(Unreachable::TooManyO { x: 1, o: 2 }));
 /// assert_eq!(check("XXXOO.O.."), Some(Unreachable::MovedAfterWin { winner: 'X', mover: 'O' }));
@@ -123,41 +186,28 @@ pub enum CheckError {
 pub fn check_position(
     rules: &crate::rules::Rules,
     setup: &crate::rules::Setup,
-    max_nodes: usize,
+    meter: &Meter,
 ) -> Result<Option<Unreachable>, CheckError> {
     use crate::games::board::Board;
-    use crate::rules::{Marks, PositionError};
+    use crate::rules::PositionError;
     let board = Board::new(rules)?;
     let unreachable = match setup.clone().validate(rules) {
         Err(PositionError::Counts { x, o }) if o > x => Some(Unreachable::TooManyO { x, o }),
         Err(PositionError::Counts { x, o }) => Some(Unreachable::TooManyX { x, o }),
         Err(PositionError::Floating { cell }) => Some(Unreachable::Floating { cell }),
         Err(PositionError::BothWon) => Some(Unreachable::BothWon),
+        Err(PositionError::MovedAfterWin { winner, mover }) => {
+            Some(Unreachable::MovedAfterWin { winner, mover })
+        }
+        Err(PositionError::MovedAfterEnd) => Some(Unreachable::MovedAfterEnd),
         // Text and length were checked when the setup was read.
         Err(PositionError::BadChar { .. } | PositionError::Length { .. }) => None,
-        Ok(pos) if rules.marks == Marks::Own => {
-            // With own marks the player who moved last is the only one who may have a line.
-            let x_moved_last = pos.plies() % 2 == 1;
-            match (rules.has_pattern_of(pos.cells(), 1), rules.has_pattern_of(pos.cells(), 2)) {
-                (true, false) if !x_moved_last => {
-                    Some(Unreachable::MovedAfterWin { winner: 'X', mover: 'O' })
-                }
-                (false, true) if x_moved_last => {
-                    Some(Unreachable::MovedAfterWin { winner: 'O', mover: 'X' })
-                }
-                _ => None,
-            }
-        }
         Ok(_) => None,
     };
     if unreachable.is_some() {
         return Ok(unreachable);
     }
     let mut reach = Reachability::new(&board);
-    reach.max_memo = max_nodes;
-    let reachable = reach.is_reachable(&board.encode_cells(&setup.cells));
-    if !reachable && reach.memo.len() >= max_nodes {
-        return Err(CheckError::GaveUp(reach.memo.len()));
-    }
+    let reachable = reach.is_reachable_within(&board.encode_cells(&setup.cells), meter)?;
     Ok((!reachable).then_some(Unreachable::NoPath))
 }

@@ -21,7 +21,7 @@ mod sum;
 pub use analysis::{find_period, Periodicity, Summary};
 pub use engine::{EngineStats, Method, SparseMask};
 pub use plain::nim_sequence_plain;
-pub use sum::{analyse_sum, SumAnalysis, SumError, SumMove};
+pub use sum::{analyse_sum, analyse_sum_within, SumAnalysis, SumError, SumMove};
 
 use crate::games::octal::OctalGame;
 use engine::Engine;

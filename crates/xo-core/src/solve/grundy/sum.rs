@@ -1,7 +1,8 @@
 //! Sums of heaps: a position made of several heaps of one octal game is won exactly when the XOR
 //! (nim-sum) of the heaps' values is not zero, and a winning move is one that makes it zero.
 
-use super::{max_heap, Grundy, NimSequence};
+use super::{find_period, max_heap, Grundy, NimSequence};
+use crate::budget::{Meter, Stopped};
 use crate::value::Value;
 
 /// One move in a sum of heaps: from heap number `heap` (0-based, in the order given), remove
@@ -40,7 +41,13 @@ pub enum SumError {
         /// The largest heap accepted ([`max_heap`]).
         max: usize,
     },
+    /// The values needed could not be computed within the budget.
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
 }
+
+/// Heaps computed directly before a proven period is looked for.
+const FIRST_BLOCK: usize = 4096;
 
 /// Analyses the sum of `heaps` of `seq`'s game: its nim-sum, value and every winning move. The
 /// sequence is extended as far as the largest heap needs.
@@ -63,14 +70,76 @@ pub fn analyse_sum(seq: &mut NimSequence, heaps: &[usize]) -> Result<SumAnalysis
     }
     let largest = heaps.iter().copied().max().unwrap_or(0);
     seq.extend_to(largest);
-    let rules = seq.rules().clone();
-    let g = seq.values();
-    let heap_values: Vec<Grundy> = heaps.iter().map(|&h| g[h]).collect();
+    let g = seq.values().to_vec();
+    Ok(analyse_sum_by(seq, heaps, |n| g[n]))
+}
+
+/// [`analyse_sum`] within `meter`, and for heaps of any size where the game's nim-sequence has a
+/// period: the sequence is computed in growing blocks until it reaches the largest heap or the
+/// Guy-Smith theorem proves a period, after which larger heaps are looked up in it (Kayles heaps
+/// of a million tokens need only a few thousand values).
+///
+/// ```
+/// use xo_core::budget::Meter;
+/// use xo_core::games::octal::OctalGame;
+/// use xo_core::solve::grundy::{analyse_sum_within, NimSequence};
+/// let mut kayles = NimSequence::new("0.77".parse::<OctalGame>().unwrap());
+/// let a = analyse_sum_within(&mut kayles, &[1_000_000, 7], &Meter::new(Default::default())).unwrap();
+/// // g(1000000) = g(71 + (1000000 - 71) % 12) = g(80) = 1 (period 12 from 71), g(7) = 2.
+/// assert_eq!(a.heap_values, vec![1, 2]);
+/// assert!(kayles.values().len() < 10_000);
+/// ```
+pub fn analyse_sum_within(
+    seq: &mut NimSequence,
+    heaps: &[usize],
+    meter: &Meter,
+) -> Result<SumAnalysis, SumError> {
+    let max = max_heap(seq.game());
+    if let Some(&size) = heaps.iter().find(|&&h| h > max) {
+        return Err(SumError::HeapTooLarge { size, max });
+    }
+    let largest = heaps.iter().copied().max().unwrap_or(0);
+    let mut upto = largest.min(FIRST_BLOCK - 1).max(seq.values().len().saturating_sub(1));
+    let period = loop {
+        extend(seq, upto.min(largest), meter)?;
+        if upto >= largest {
+            break None;
+        }
+        if let Some(p) = find_period(seq.game(), seq.values()) {
+            break Some(p);
+        }
+        upto = upto.saturating_mul(2).saturating_add(1);
+    };
+    let values = seq.values().to_vec();
+    let g = |n: usize| match period {
+        Some(p) if n >= values.len() => values[p.preperiod + (n - p.preperiod) % p.period],
+        _ => values[n],
+    };
+    Ok(analyse_sum_by(seq, heaps, g))
+}
+
+/// Extends `seq` to heap `upto` within `meter`.
+fn extend(seq: &mut NimSequence, upto: usize, meter: &Meter) -> Result<(), Stopped> {
+    meter.reserve((upto as u64 + 1).saturating_mul(8))?;
+    let timeout = meter.budget().timeout.saturating_sub(meter.elapsed());
+    let deadline = std::time::Instant::now().checked_add(timeout);
+    seq.extend_within(upto, deadline).map_err(|reached| {
+        meter
+            .halt(crate::budget::Limit::Time)
+            .reaching(format!("Grundy values up to heap {} of {upto}", reached.saturating_sub(1)))
+    })?;
+    meter.check()
+}
+
+/// The analysis of a sum given the value of every heap it needs (`g`).
+fn analyse_sum_by(seq: &NimSequence, heaps: &[usize], g: impl Fn(usize) -> Grundy) -> SumAnalysis {
+    let rules = seq.rules();
+    let heap_values: Vec<Grundy> = heaps.iter().map(|&h| g(h)).collect();
     let nim_sum = heap_values.iter().fold(0, |acc, &v| acc ^ v);
     let mut winning_moves = Vec::new();
     if nim_sum != 0 {
         for (heap, &size) in heaps.iter().enumerate() {
-            let target = nim_sum ^ g[size];
+            let target = nim_sum ^ g(size);
             let mut push = |removed: usize, leaves: Vec<usize>| {
                 winning_moves.push(SumMove { heap, removed, leaves });
             };
@@ -91,12 +160,12 @@ pub fn analyse_sum(seq: &mut NimSequence, heaps: &[usize]) -> Result<SumAnalysis
                 if rest == 0 && rules.take_all.contains(&k) && target == 0 {
                     push(k, Vec::new());
                 }
-                if rest > 0 && rules.take_some.contains(&k) && g[rest] == target {
+                if rest > 0 && rules.take_some.contains(&k) && g(rest) == target {
                     push(k, vec![rest]);
                 }
                 if rest >= 2 && rules.split2.contains(&k) {
                     for a in 1..=rest / 2 {
-                        if g[a] ^ g[rest - a] == target {
+                        if g(a) ^ g(rest - a) == target {
                             push(k, vec![a, rest - a]);
                         }
                     }
@@ -104,7 +173,7 @@ pub fn analyse_sum(seq: &mut NimSequence, heaps: &[usize]) -> Result<SumAnalysis
                 if rest >= 3 && rules.split3.contains(&k) {
                     for a in 1..=rest / 3 {
                         for b in a..=(rest - a) / 2 {
-                            if g[a] ^ g[b] ^ g[rest - a - b] == target {
+                            if g(a) ^ g(b) ^ g(rest - a - b) == target {
                                 push(k, vec![a, b, rest - a - b]);
                             }
                         }
@@ -114,5 +183,5 @@ pub fn analyse_sum(seq: &mut NimSequence, heaps: &[usize]) -> Result<SumAnalysis
         }
     }
     let value = if nim_sum != 0 { Value::Win } else { Value::Loss };
-    Ok(SumAnalysis { heap_values, nim_sum, value, winning_moves })
+    SumAnalysis { heap_values, nim_sum, value, winning_moves }
 }

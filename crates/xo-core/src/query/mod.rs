@@ -1,0 +1,145 @@
+//! The one entry point for every question xo answers.
+//!
+//! A caller (the CLI, the HTTP server, a program using the library) names a game, gives a
+//! position and asks a [`Question`]; [`Query`] checks all of it and picks the engine, and
+//! [`answer`] runs that engine within one [`Meter`] and returns an [`Answer`] or the [`Stopped`]
+//! reason. Callers never choose engines, convert positions for them or invent budgets of their
+//! own, so every caller gets the same engine, the same limits and the same report for the same
+//! question. Adding an engine touches [`Query`]'s choice and this module's dispatch, nothing
+//! outside the core.
+//!
+//! ```
+//! use xo_core::budget::Meter;
+//! use xo_core::query::{answer, Answer, Query, Question};
+//! use xo_core::Value;
+//!
+//! let query = Query::parse("tictactoe", Some("XX. OO. ..."), Question::Analysis { winning_only: false }).unwrap();
+//! let Answer::Solve(report) = answer(&query, &Meter::new(Default::default())).unwrap() else { panic!() };
+//! assert_eq!((report.value, report.remoteness), (Some(Value::Win), Some(1)));
+//! let moves = report.moves.unwrap();
+//! assert_eq!(moves.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["3", "6", "7", "8", "9"]);
+//! ```
+
+mod count;
+mod game;
+mod report;
+mod solve;
+
+pub use game::{Engine, Game, InputError, Query};
+pub use report::{
+    Answer, CheckReport, CountReport, HeapMove, LengthCounts, MoveReport, OutcomeCounts,
+    SolveReport,
+};
+
+use crate::budget::{Meter, Stopped};
+use crate::rules::player_to_move;
+
+/// What is asked of a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Question {
+    /// Its value for the player to move, as fast as possible.
+    Value,
+    /// Its value, remoteness and every move's value (only the winning moves when
+    /// `winning_only`), as far as the engine tells them.
+    Analysis {
+        /// List only the moves that win.
+        winning_only: bool,
+    },
+    /// The games continuing from it, by outcome, and the distinct positions on the way.
+    Count {
+        /// Also split the games by length.
+        by_length: bool,
+        /// Merge depths in dense tables indexed by rank where they fit, instead of hash maps.
+        dense: bool,
+    },
+    /// Whether it can arise in a legal game from the empty board.
+    Reach,
+}
+
+/// Answers `query` within `meter`: the engine [`Query`] chose runs until it has the answer or
+/// the meter stops it.
+///
+/// ```
+/// use xo_core::budget::{Budget, Limit, Meter};
+/// use xo_core::query::{answer, Query, Question};
+/// let query = Query::parse("connect4", None, Question::Value).unwrap();
+/// let stopped = answer(&query, &Meter::new(Budget::default().with_max_nodes(1000))).unwrap_err();
+/// assert_eq!(stopped.limit, Limit::Nodes);
+/// ```
+pub fn answer(query: &Query, meter: &Meter) -> Result<Answer, Stopped> {
+    match query.question() {
+        Question::Value | Question::Analysis { .. } => {
+            solve::solve(query, meter).map(Answer::Solve)
+        }
+        Question::Count { by_length, dense } => {
+            count::count(query, by_length, dense, meter).map(Answer::Count)
+        }
+        Question::Reach => count::check(query, meter).map(Answer::Check),
+    }
+}
+
+impl Query {
+    /// The answer's shape with nothing known, for a query that stopped at its budget: the same
+    /// fields as a full answer, the value `unknown`, and the reason.
+    ///
+    /// ```
+    /// use xo_core::budget::{Budget, Meter};
+    /// use xo_core::query::{answer, Query, Question};
+    /// let query = Query::parse("connect4", None, Question::Value).unwrap();
+    /// let stopped = answer(&query, &Meter::new(Budget::default().with_max_nodes(10))).unwrap_err();
+    /// let json = serde_json::to_value(query.unanswered(&stopped)).unwrap();
+    /// assert_eq!(json["value"], "unknown");
+    /// assert_eq!(json["stopped"]["limit"], "nodes");
+    /// ```
+    pub fn unanswered(&self, stopped: &Stopped) -> Answer {
+        let reason = Some(stopped.to_string());
+        let stopped = Some(stopped.clone());
+        match self.question() {
+            Question::Value | Question::Analysis { .. } => {
+                let mut report = self.solve_report();
+                report.reason = reason;
+                report.stopped = stopped;
+                Answer::Solve(report)
+            }
+            Question::Count { .. } => Answer::Count(CountReport {
+                game: self.game().name(),
+                position: self.position_text(),
+                counts: None,
+                positions: None,
+                by_length: None,
+                reason,
+                stopped,
+            }),
+            Question::Reach => Answer::Check(CheckReport {
+                game: self.game().name(),
+                position: self.position_text(),
+                reachable: None,
+                reason,
+                stopped,
+            }),
+        }
+    }
+
+    /// A solve report for this query with nothing found yet.
+    pub(crate) fn solve_report(&self) -> SolveReport {
+        let to_move = match self.rules() {
+            Some(rules) => player_to_move(rules, self.plies()),
+            None => "first player",
+        };
+        SolveReport {
+            game: self.game().name(),
+            position: self.position_text(),
+            to_move: to_move.into(),
+            value: None,
+            remoteness: None,
+            moves: None,
+            heap_values: None,
+            nim_sum: None,
+            winning_moves: None,
+            engine: self.engine().name(),
+            note: None,
+            reason: None,
+            stopped: None,
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! The answers to queries as plain values, serialisable as the JSON that `xo --json` prints and
+//! the HTTP API returns: one shape per question, the same whichever engine answered, and the same
+//! shape (value `unknown`, with the reason) when the budget ran out.
+
+use crate::budget::Stopped;
+use crate::Value;
+use serde::{Serialize, Serializer};
+
+/// Serialises a value, or `unknown` when there is none.
+fn value_or_unknown<S: Serializer>(value: &Option<Value>, s: S) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => v.serialize(s),
+        None => s.serialize_str("unknown"),
+    }
+}
+
+/// One move of a placement game and what it is worth to the player making it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MoveReport {
+    /// The move's name: its cell's 1-based index (plus the letter, where the player chooses it),
+    /// or its column under gravity.
+    #[serde(rename = "move")]
+    pub name: String,
+    /// Its value for the player making it.
+    pub value: Value,
+    /// Plies to the end under perfect play, counting this move; `null` when the engine does not
+    /// tell it (Grundy values, the LOL component solver).
+    pub remoteness: Option<u32>,
+}
+
+/// A winning move in a sum of heaps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HeapMove {
+    /// 1-based index of the heap moved in.
+    pub heap: usize,
+    /// Tokens removed.
+    pub removed: usize,
+    /// Heaps left in its place.
+    pub leaves: Vec<usize>,
+}
+
+/// What solving a position found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SolveReport {
+    /// The game's canonical name.
+    pub game: String,
+    /// The position, as canonical text.
+    pub position: String,
+    /// Who is to move.
+    pub to_move: String,
+    /// `win`, `draw`, `loss` for the player to move, or `unknown` when the budget ran out.
+    #[serde(serialize_with = "value_or_unknown")]
+    pub value: Option<Value>,
+    /// Plies to the end under perfect play, when known and asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remoteness: Option<u32>,
+    /// Every legal move in board order (or only the winning ones, when asked), unless only the
+    /// value was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Vec<MoveReport>>,
+    /// For sums of heaps: each heap's Grundy value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heap_values: Option<Vec<u32>>,
+    /// For impartial games: the position's Grundy value (nim-sum of its parts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nim_sum: Option<u32>,
+    /// For sums of heaps: every winning move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winning_moves: Option<Vec<HeapMove>>,
+    /// Which engine answered.
+    pub engine: &'static str,
+    /// Anything the reader should know (what the engine does not tell).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Why the value is unknown: the budget reached, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Why the value is unknown: which budget, and how far the engine got.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stopped>,
+}
+
+/// Games by outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct OutcomeCounts {
+    /// Games the first player wins (X; in strip games the player to move at an even number of
+    /// filled cells).
+    pub first_player_wins: u128,
+    /// Games the second player wins.
+    pub second_player_wins: u128,
+    /// Games nobody wins.
+    pub draws: u128,
+    /// All games.
+    pub games: u128,
+}
+
+impl From<crate::solve::count::GameCounts> for OutcomeCounts {
+    fn from(c: crate::solve::count::GameCounts) -> Self {
+        OutcomeCounts {
+            first_player_wins: c.first,
+            second_player_wins: c.second,
+            draws: c.draws,
+            games: c.total(),
+        }
+    }
+}
+
+/// Games ending after a given number of moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LengthCounts {
+    /// Moves in the whole game, counted from the empty board.
+    pub moves: usize,
+    /// The games of that length, by outcome.
+    #[serde(flatten)]
+    pub counts: OutcomeCounts,
+}
+
+/// What counting the games from a position found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CountReport {
+    /// The game's canonical name.
+    pub game: String,
+    /// The position counted from.
+    pub position: String,
+    /// Games by outcome; `None` when the budget ran out.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub counts: Option<OutcomeCounts>,
+    /// Distinct positions reachable from the position, itself included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub positions: Option<u128>,
+    /// When asked for: the split by game length (lengths with no game left out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_length: Option<Vec<LengthCounts>>,
+    /// Why the counts are unknown, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Why the counts are unknown: which budget, and how far the census got.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stopped>,
+}
+
+/// Whether a position can arise in a legal game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CheckReport {
+    /// The game's canonical name.
+    pub game: String,
+    /// The position checked.
+    pub position: String,
+    /// Whether some legal game from the empty board reaches it; `None` when the budget ran out.
+    pub reachable: Option<bool>,
+    /// Why not, in words (or why it is unknown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Why the answer is unknown: which budget, and how far the check got.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stopped>,
+}
+
+/// The answer to a [`Query`](super::Query).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    /// For [`Question::Value`](super::Question::Value) and
+    /// [`Question::Analysis`](super::Question::Analysis).
+    Solve(SolveReport),
+    /// For [`Question::Count`](super::Question::Count).
+    Count(CountReport),
+    /// For [`Question::Reach`](super::Question::Reach).
+    Check(CheckReport),
+}
+
+impl Answer {
+    /// Why the answer is unknown, when the budget ran out.
+    pub fn stopped(&self) -> Option<&Stopped> {
+        match self {
+            Answer::Solve(r) => r.stopped.as_ref(),
+            Answer::Count(r) => r.stopped.as_ref(),
+            Answer::Check(r) => r.stopped.as_ref(),
+        }
+    }
+}

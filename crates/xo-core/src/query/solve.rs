@@ -1,0 +1,199 @@
+//! Solving a position with the engine its query chose: each engine is built from the validated
+//! position directly and its result put into one [`SolveReport`].
+
+use super::game::{lol_outer_mark, Subject};
+use super::{Engine, HeapMove, MoveReport, Query, Question, SolveReport};
+use crate::budget::{Meter, Stopped};
+use crate::games::board::Board;
+use crate::games::lol::{Cell, LolStrip};
+use crate::games::treblecross::TreblecrossStrip;
+use crate::rules::{move_name, move_order, Position, Rules};
+use crate::solve::grundy::{analyse_sum_within, NimSequence, SumError};
+use crate::solve::lol::LolSolver;
+use crate::solve::negamax::Searcher;
+use crate::Value;
+
+/// Bytes of transposition table a board can use at most: about 32 for each of its positions.
+fn table_bytes(rules: &Rules, budget: u64) -> u64 {
+    let most = 3u64.checked_pow(rules.cells() as u32).map_or(u64::MAX, |n| n.saturating_mul(32));
+    budget.min(most).max(1 << 16)
+}
+
+pub(super) fn solve(query: &Query, meter: &Meter) -> Result<SolveReport, Stopped> {
+    let mut report = query.solve_report();
+    let winning_only = matches!(query.question(), Question::Analysis { winning_only: true });
+    let value_only = query.question() == Question::Value;
+    match (query.engine(), query.subject(), query.rules()) {
+        (Engine::Negamax, Subject::Board(pos), Some(rules)) => {
+            negamax(rules, pos, value_only, winning_only, meter, &mut report)?
+        }
+        (Engine::LolComponents, Subject::Board(pos), Some(rules)) => {
+            lol_components(rules, pos, value_only, winning_only, meter, &mut report)?
+        }
+        (Engine::TreblecrossGrundy, Subject::Board(pos), Some(_)) => {
+            treblecross(pos, value_only, winning_only, meter, &mut report)?
+        }
+        (Engine::HeapsGrundy, Subject::Heaps(heaps), None) => {
+            let game = query.game().octal().expect("an octal game");
+            let mut seq = NimSequence::new(game);
+            let a = analyse_sum_within(&mut seq, heaps, meter).map_err(|e| match e {
+                SumError::Stopped(s) => s,
+                // Heap sizes were checked when the query was made.
+                SumError::HeapTooLarge { .. } => meter.halt(crate::budget::Limit::Memory),
+            })?;
+            report.value = Some(a.value);
+            report.nim_sum = Some(a.nim_sum);
+            if !value_only {
+                report.heap_values = Some(a.heap_values);
+                report.winning_moves = Some(
+                    a.winning_moves
+                        .into_iter()
+                        .map(|m| HeapMove {
+                            heap: m.heap + 1,
+                            removed: m.removed,
+                            leaves: m.leaves,
+                        })
+                        .collect(),
+                );
+            }
+        }
+        _ => unreachable!("a query's engine always fits its position"),
+    }
+    Ok(report)
+}
+
+/// Keeps only the winning moves when asked to.
+fn keep(moves: Vec<MoveReport>, winning_only: bool) -> Vec<MoveReport> {
+    if winning_only {
+        moves.into_iter().filter(|m| m.value == Value::Win).collect()
+    } else {
+        moves
+    }
+}
+
+fn negamax(
+    rules: &Rules,
+    pos: &Position,
+    value_only: bool,
+    winning_only: bool,
+    meter: &Meter,
+    report: &mut SolveReport,
+) -> Result<(), Stopped> {
+    let bytes = table_bytes(rules, meter.budget().memory_bytes);
+    meter.reserve(bytes)?;
+    let board = Board::new(rules).expect("the query checked the board's size");
+    let mut searcher = Searcher::new(&board, usize::try_from(bytes).unwrap_or(usize::MAX));
+    searcher.set_meter(meter);
+    let bits = board.encode(pos);
+    if value_only {
+        report.value = Some(searcher.value(&bits)?);
+        return Ok(());
+    }
+    let a = searcher.analyse(&bits)?;
+    report.value = Some(a.scored.value);
+    report.remoteness = Some(a.scored.remoteness);
+    let mut moves = a.moves;
+    moves.sort_by_key(|m| move_order(rules, m.mv));
+    let moves = moves
+        .into_iter()
+        .map(|m| MoveReport {
+            name: move_name(rules, m.mv),
+            value: m.scored.value,
+            remoteness: Some(m.scored.remoteness),
+        })
+        .collect();
+    report.moves = Some(keep(moves, winning_only));
+    Ok(())
+}
+
+fn lol_components(
+    rules: &Rules,
+    pos: &Position,
+    value_only: bool,
+    winning_only: bool,
+    meter: &Meter,
+    report: &mut SolveReport,
+) -> Result<(), Stopped> {
+    let outer = lol_outer_mark(rules).expect("the query chose the LOL solver for a LOL-like game");
+    let cell = |c: u8| match c {
+        0 => Cell::Empty,
+        c if c == outer => Cell::L,
+        _ => Cell::O,
+    };
+    meter.reserve(pos.cells().len() as u64)?;
+    let strip = LolStrip::from_cells(pos.cells().iter().map(|&c| cell(c)).collect())
+        .expect("a board has at least one cell");
+    let mut solver = LolSolver::new();
+    report.value = Some(solver.value_within(&strip, meter)?);
+    if value_only {
+        return Ok(());
+    }
+    // Every move's value: the value of the strip after it, for the opponent, negated.
+    let alphabet = rules.alphabet();
+    let mut moves = Vec::new();
+    if !strip.has_lol() {
+        for (i, &c) in pos.cells().iter().enumerate() {
+            if c != 0 {
+                continue;
+            }
+            for mark in [1u8, 2] {
+                let child = strip.play(i, cell(mark));
+                let value = -solver.value_within(&child, meter)?;
+                if !winning_only || value == Value::Win {
+                    let name = format!("{}{}", i + 1, alphabet[mark as usize - 1]);
+                    moves.push(MoveReport { name, value, remoteness: None });
+                }
+            }
+        }
+    }
+    report.moves = Some(moves);
+    report.note = Some("the LOL component solver tells values, not remoteness".into());
+    Ok(())
+}
+
+fn treblecross(
+    pos: &Position,
+    value_only: bool,
+    winning_only: bool,
+    meter: &Meter,
+    report: &mut SolveReport,
+) -> Result<(), Stopped> {
+    meter.reserve(pos.cells().len() as u64)?;
+    let text: Vec<u8> = pos.cells().iter().map(|&c| if c == 0 { b'.' } else { b'X' }).collect();
+    let strip = TreblecrossStrip::parse(&text).expect("the query checked the strip");
+    let mut seq = NimSequence::new(crate::games::octal::OctalGame::dot007());
+    let timeout = meter.budget().timeout.saturating_sub(meter.elapsed());
+    let deadline = std::time::Instant::now().checked_add(timeout);
+    let analysis = strip.analyse_within(&mut seq, deadline).map_err(|u| {
+        meter.halt(crate::budget::Limit::Time).reaching(format!(
+            "Grundy values up to heap {} of {}",
+            u.reached.saturating_sub(1),
+            u.needed
+        ))
+    })?;
+    meter.check()?;
+    report.value = Some(if analysis.winning { Value::Win } else { Value::Loss });
+    if value_only || strip.is_won() {
+        return Ok(());
+    }
+    let winning: Vec<usize> = analysis.winning_moves;
+    let moves: Vec<MoveReport> = if winning_only {
+        winning
+            .iter()
+            .map(|&i| MoveReport { name: (i + 1).to_string(), value: Value::Win, remoteness: None })
+            .collect()
+    } else {
+        let mut next = winning.iter().peekable();
+        (0..strip.len())
+            .filter(|&i| !strip.cells()[i])
+            .map(|i| {
+                let wins = next.next_if(|&&w| w == i).is_some();
+                let value = if wins { Value::Win } else { Value::Loss };
+                MoveReport { name: (i + 1).to_string(), value, remoteness: None }
+            })
+            .collect()
+    };
+    report.moves = Some(moves);
+    report.note = Some("Grundy values tell the value of every move, not remoteness".into());
+    Ok(())
+}
