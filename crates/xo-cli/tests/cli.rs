@@ -66,14 +66,91 @@ fn solve_reports_value_remoteness_and_moves() {
     assert!(text.contains("value:") && text.contains("move"), "{text}");
 }
 
+/// Grundy values of a run of `m` safe cells (cells at distance 3 or more from every X): a move
+/// takes a cell and makes its two neighbours on each side unsafe, leaving two runs.
+fn safe_run_grundy(max: usize) -> Vec<u32> {
+    let mut g = vec![0u32; max + 1];
+    for m in 1..=max {
+        let options: Vec<u32> =
+            (0..m).map(|j| g[j.saturating_sub(2)] ^ g[(m - 1 - j).saturating_sub(2)]).collect();
+        g[m] = (0..).find(|v| !options.contains(v)).unwrap();
+    }
+    g
+}
+
+/// Treblecross (`X` and `.`) with no two X's within two cells, where no one can win at once:
+/// whoever places an X within two cells of another hands the opponent XXX, so only safe cells
+/// are played and whoever has none left loses. The game is the sum of the runs of safe cells;
+/// returns whether the mover wins, and the winning cells (1-based): safe cells whose play leaves
+/// Grundy sum 0.
+fn treblecross_by_heaps(strip: &[u8]) -> (bool, Vec<usize>) {
+    let n = strip.len();
+    let xs: Vec<usize> = (0..n).filter(|&i| strip[i] == b'X').collect();
+    assert!(xs.windows(2).all(|w| w[1] - w[0] >= 3), "no immediate win in {strip:?}");
+    let safe: Vec<bool> = (0..n).map(|i| xs.iter().all(|&x| i.abs_diff(x) >= 3)).collect();
+    let g = safe_run_grundy(n);
+    let total_of = |safe: &[bool]| safe.split(|&s| !s).fold(0, |acc, run| acc ^ g[run.len()]);
+    let total = total_of(&safe);
+    let winning = (0..n)
+        .filter(|&i| safe[i])
+        .filter(|&i| {
+            let after: Vec<bool> = (0..n).map(|c| safe[c] && c.abs_diff(i) >= 3).collect();
+            total_of(&after) == 0
+        })
+        .map(|i| i + 1)
+        .collect();
+    (total != 0, winning)
+}
+
+/// Plain Treblecross minimax on a bitmask of X's (no memo): whether the mover wins.
+fn treblecross_plain(n: usize, mask: u32) -> bool {
+    let xxx = |m: u32| (0..n - 2).any(|i| m >> i & 0b111 == 0b111);
+    (0..n)
+        .any(|i| mask >> i & 1 == 0 && (xxx(mask | 1 << i) || !treblecross_plain(n, mask | 1 << i)))
+}
+
+#[test]
+fn treblecross_heap_model_matches_plain_minimax() {
+    // The model behind the treblecross:200 expectation, on every strip of 3..=11 cells with at
+    // most one X (values) and the winning cells against plain minimax's.
+    for n in 3..=11usize {
+        for x in std::iter::once(None).chain((0..n).map(Some)) {
+            let mask = x.map_or(0u32, |x| 1 << x);
+            let strip: Vec<u8> = (0..n).map(|i| if Some(i) == x { b'X' } else { b'.' }).collect();
+            let (value, winning) = treblecross_by_heaps(&strip);
+            assert_eq!(value, treblecross_plain(n, mask), "{}", String::from_utf8_lossy(&strip));
+            let plain: Vec<usize> = (0..n)
+                .filter(|&i| mask >> i & 1 == 0)
+                .filter(|&i| {
+                    let next = mask | 1 << i;
+                    (0..n - 2).any(|k| next >> k & 0b111 == 0b111) || !treblecross_plain(n, next)
+                })
+                .map(|i| i + 1)
+                .collect();
+            assert_eq!(winning, plain, "{}", String::from_utf8_lossy(&strip));
+        }
+    }
+}
+
 #[test]
 fn solve_handles_long_strips_and_heaps() {
     assert_eq!(json(&["solve", "lol:20", "--value-only", "--json"])["value"], "loss");
     assert_eq!(json(&["solve", "lol:21", "--value-only", "--json"])["value"], "win");
+    // One X on cell 101 of 200: the one right value, and the winning cells, by the safe-cell
+    // heaps of `treblecross_by_heaps` (checked against plain minimax below): runs of 98 and 97
+    // safe cells, Grundy values 0 and 4, so a win, by cells 112, 117, 152, 187 and 192.
     let strip = format!("{}X{}", ".".repeat(100), ".".repeat(99));
     let j = json(&["solve", "treblecross:200", &strip, "--json"]);
-    assert!(j["value"] == "win" || j["value"] == "loss");
-    assert_eq!(j["moves"].as_array().unwrap().len(), 199);
+    let (value, winning) = treblecross_by_heaps(strip.as_bytes());
+    assert_eq!(j["value"], if value { "win" } else { "loss" }, "treblecross:200 {strip}");
+    let moves = j["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 199);
+    let solve_wins: Vec<usize> = moves
+        .iter()
+        .filter(|m| m["value"] == "win")
+        .map(|m| m["move"].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(solve_wins, winning, "treblecross:200 winning cells (1-based)");
 
     let j = json(&["solve", "kayles", "5 7 12", "--json"]);
     assert_eq!((j["nim_sum"].as_u64(), j["value"].as_str()), (Some(2), Some("win")));

@@ -1,4 +1,4 @@
-//! Exact scores of Pascal Pons' Connect 4 test sets (`shared/data/connect4`), every answer
+//! Exact scores of Pascal Pons' Connect 4 test sets (`tests/data/connect4`), every answer
 //! asserted: mean time per position for each set. Run: `cargo bench -p xo-core --bench connect4`
 //! (XO_C4_TAKE=N positions per set, 10 by default; the begin-game sets take seconds each).
 
@@ -12,15 +12,12 @@ use xo_core::Value;
 fn main() {
     let take: usize = std::env::var("XO_C4_TAKE").ok().and_then(|v| v.parse().ok()).unwrap_or(10);
     let board = Board::new(&parse_game("connect4").expect("built in")).expect("42 cells");
-    let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "..", "..", "..", "shared", "data", "connect4"]
-        .iter()
-        .collect();
+    let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", "connect4"].iter().collect();
     for set in ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
     {
-        let Ok(text) = std::fs::read_to_string(dir.join(set)) else {
-            println!("{set}: not found in {}", dir.display());
-            continue;
-        };
+        let path = dir.join(set);
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("the test set {} is vendored: {e}", path.display()));
         let mut searcher = Searcher::new(&board, 1 << 28);
         let (mut n, mut nodes) = (0u64, 0u64);
         let start = Instant::now();

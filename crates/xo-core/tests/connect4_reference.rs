@@ -1,4 +1,4 @@
-//! The negamax against Pascal Pons' published Connect 4 test sets (`shared/data/connect4`): each
+//! The negamax against Pascal Pons' published Connect 4 test sets (vendored in `tests/data/connect4`): each
 //! line is a game so far (columns 1-7) and its score, positive when the player to move wins, and
 //! larger the sooner: `(44 - e) / 2` for a game that ends with `e` discs on the board.
 
@@ -10,9 +10,7 @@ use xo_core::Value;
 
 fn test_set(name: &str) -> Vec<(String, i32)> {
     let path: PathBuf =
-        [env!("CARGO_MANIFEST_DIR"), "..", "..", "..", "shared", "data", "connect4", name]
-            .iter()
-            .collect();
+        [env!("CARGO_MANIFEST_DIR"), "tests", "data", "connect4", name].iter().collect();
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("the Connect 4 test set {} is needed: {e}", path.display()));
     text.lines()
