@@ -21,7 +21,7 @@
 use super::filter;
 use super::scan::{self, Mirror, ScanStats};
 use super::Grundy;
-use crate::games::octal::OctalGame;
+use crate::games::octal::{OctalGame, OctalMoves};
 
 /// Heaps computed before the first choice of a mask, with the default method.
 pub(crate) const DEFAULT_REVIEW_FROM: usize = 1024;
@@ -37,65 +37,6 @@ const PIPELINE_HEAPS: usize = 1 << 12;
 const MAX_THREADS: usize = 4;
 /// Largest value bit-length for which a mask is searched (the search is `O(b 2^b)`).
 const MASK_SEARCH_BITS: u32 = 22;
-
-/// The moves of an octal game, by what they leave.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Rules {
-    /// `k` such that a heap of exactly `k` may be removed whole.
-    pub take_all: Vec<usize>,
-    /// `k` such that `k` tokens may be removed leaving one non-empty heap.
-    pub take_some: Vec<usize>,
-    /// `k` such that `k` tokens may be removed leaving two non-empty heaps.
-    pub split2: Vec<usize>,
-    /// `k` such that `k` tokens may be removed leaving three non-empty heaps.
-    pub split3: Vec<usize>,
-}
-
-impl Rules {
-    pub fn new(game: &OctalGame) -> Self {
-        let mut rules = Rules {
-            take_all: Vec::new(),
-            take_some: Vec::new(),
-            split2: Vec::new(),
-            split3: Vec::new(),
-        };
-        for (k, &d) in game.digits().iter().enumerate() {
-            if k > 0 && d & 1 != 0 {
-                rules.take_all.push(k);
-            }
-            if k > 0 && d & 2 != 0 {
-                rules.take_some.push(k);
-            }
-            if d & 4 != 0 {
-                rules.split2.push(k);
-            }
-            if d & 8 != 0 {
-                rules.split3.push(k);
-            }
-        }
-        rules
-    }
-
-    /// How many consecutive heaps depend only on smaller heaps than all of them: heap `n` needs no
-    /// value of a heap above `n - window`.
-    pub fn window(&self) -> usize {
-        let some = self.take_some.iter().copied();
-        let split2 = self.split2.iter().map(|&k| k + 1);
-        let split3 = self.split3.iter().map(|&k| k + 2);
-        some.chain(split2).chain(split3).min().unwrap_or(usize::MAX)
-    }
-
-    /// The most heaps one move can leave (1, 2 or 3).
-    pub fn max_parts(&self) -> usize {
-        if !self.split3.is_empty() {
-            3
-        } else if !self.split2.is_empty() {
-            2
-        } else {
-            1
-        }
-    }
-}
 
 /// How [`NimSequence`](super::NimSequence) computes values. Every method gives the same values;
 /// they differ in speed only.
@@ -206,7 +147,7 @@ impl SparseMask {
 /// The incremental engine: values so far plus the sparse-space bookkeeping.
 #[derive(Debug, Clone)]
 pub(crate) struct Engine {
-    rules: Rules,
+    rules: OctalMoves,
     method: Method,
     values: Vec<Grundy>,
     /// Every value so far is below `1 << bits`; at least 6.
@@ -246,7 +187,7 @@ pub(crate) struct Engine {
 
 impl Engine {
     pub fn new(game: &OctalGame, method: Method) -> Self {
-        let rules = Rules::new(game);
+        let rules = OctalMoves::new(game);
         let next_review = match method {
             Method::Auto => DEFAULT_REVIEW_FROM,
             Method::Bitset | Method::Candidates { .. } | Method::Filtered => usize::MAX,
@@ -266,7 +207,7 @@ impl Engine {
         } else {
             usize::MAX
         };
-        let split_parity = split_parity(&rules);
+        let split_parity = rules.split_parity();
         let bits = 6;
         let filtered = matches!(method, Method::Auto | Method::Filtered)
             && rules.max_parts() == 2
@@ -305,7 +246,7 @@ impl Engine {
         self.values
     }
 
-    pub fn rules(&self) -> &Rules {
+    pub fn rules(&self) -> &OctalMoves {
         &self.rules
     }
 
@@ -655,12 +596,6 @@ pub(crate) fn best_mask(
         consider(&signed, true, split_parity == Some(0));
     }
     best.map(|(s, rare)| (s, rare as usize))
-}
-
-/// The parity of the counts removed by every two-heap split, if they share one.
-pub(crate) fn split_parity(rules: &Rules) -> Option<usize> {
-    let first = rules.split2.first()? % 2;
-    rules.split2.iter().all(|&k| k % 2 == first).then_some(first)
 }
 
 /// In place: `f[m]` becomes the sum over `v` of `f[v] * (-1)^popcount(v & m)`.

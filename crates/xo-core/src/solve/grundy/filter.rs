@@ -37,9 +37,9 @@
 // every `unsafe` block below states why it is sound.
 #![allow(unsafe_code)]
 
-use super::engine::Rules;
 use super::scan::{Mirror, Side};
 use super::Grundy;
+use crate::games::octal::OctalMoves;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 /// Splits per heap up to which every split is simply scattered.
@@ -116,7 +116,7 @@ impl Scratch {
 /// second pass tracks the rest. The result is exact whatever the guess.
 pub(crate) fn heap_value(
     m: &Mirror,
-    rules: &Rules,
+    rules: &OctalMoves,
     n: usize,
     bits: u32,
     guess: usize,
@@ -147,7 +147,7 @@ struct Heap {
 /// leaving one heap at `known` or above are [`finish`]'s.
 fn prepare(
     m: &Mirror,
-    rules: &Rules,
+    rules: &OctalMoves,
     n: usize,
     bits: u32,
     guess: usize,
@@ -204,7 +204,7 @@ fn scatter(seen: &mut [u8], lo: &[u16], hi: &[u16]) {
 /// the rest), as the two sides of each.
 fn runs<'a>(
     m: &'a Mirror,
-    rules: &'a Rules,
+    rules: &'a OctalMoves,
     n: usize,
 ) -> impl Iterator<Item = [Side<'a>; 2]> + Clone + 'a {
     rules.split2.iter().filter(move |&&k| n >= k + 2).map(move |&k| {
@@ -220,7 +220,7 @@ fn kernel_pairs(limit: usize) -> usize {
 
 /// Passes over every split of `heap`: of the values below its limit that it has not seen, those
 /// that are not options (a bit each).
-fn pass_one(m: &Mirror, rules: &Rules, heap: &Heap, s: &mut Scratch) -> [u64; 64] {
+fn pass_one(m: &Mirror, rules: &OctalMoves, heap: &Heap, s: &mut Scratch) -> [u64; 64] {
     if heap.scattered {
         // No pass: `finish` takes the mex of `seen`.
         return [0; 64];
@@ -236,7 +236,12 @@ fn pass_one(m: &Mirror, rules: &Rules, heap: &Heap, s: &mut Scratch) -> [u64; 64
 
 /// [`pass_one`] for heaps `n` and `n + 1` at once, which share the first parts of their splits
 /// (`g(a)` for `a` from 1), so each value is read from memory once for both.
-fn pass_two(m: &Mirror, rules: &Rules, heaps: &mut [Heap; 2], s: &mut Scratch) -> [[u64; 64]; 2] {
+fn pass_two(
+    m: &Mirror,
+    rules: &OctalMoves,
+    heaps: &mut [Heap; 2],
+    s: &mut Scratch,
+) -> [[u64; 64]; 2] {
     let [a, b] = heaps;
     debug_assert!(b.n == a.n + 1 && !a.scattered && !b.scattered);
     // Per splitting move: the splits both heaps have; those of b beyond a's are scattered before
@@ -269,7 +274,7 @@ fn pass_two(m: &Mirror, rules: &Rules, heaps: &mut [Heap; 2], s: &mut Scratch) -
 /// hold every value the splits reach (a second pass may read them).
 fn finish(
     m: &Mirror,
-    rules: &Rules,
+    rules: &OctalMoves,
     mut heap: Heap,
     mut table: [u64; 64],
     late: impl IntoIterator<Item = Grundy>,
@@ -736,7 +741,7 @@ impl Workers {
 /// (in order), at the first heap whose options reach `1 << MAX_BITS`.
 pub(crate) fn extend(
     values: &[Grundy],
-    rules: &Rules,
+    rules: &OctalMoves,
     upto: usize,
     threads: usize,
     workers: &mut Workers,
@@ -781,7 +786,7 @@ fn work(
     t: usize,
     threads: usize,
     from: usize,
-    rules: &Rules,
+    rules: &OctalMoves,
     mirror: &mut Mirror,
     s: &mut Scratch,
     results: &[AtomicU32],
@@ -851,7 +856,7 @@ fn work(
 /// those that the moves leaving one heap reach, or give up (`false`, and so `None` here).
 fn unit_values(
     m: &mut Mirror,
-    rules: &Rules,
+    rules: &OctalMoves,
     heaps: std::ops::RangeInclusive<usize>,
     bits: u32,
     guess: usize,
@@ -922,7 +927,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     /// Heap `n`'s value by scattering every option: the plain definition over arbitrary values.
-    fn plain_value(g: &[u16], rules: &Rules, n: usize) -> Grundy {
+    fn plain_value(g: &[u16], rules: &OctalMoves, n: usize) -> Grundy {
         let mut seen = vec![false; 1 << 13];
         for &k in &rules.take_all {
             seen[0] |= n == k;
@@ -952,7 +957,7 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         let mut checked = [0usize; 3];
         for code in ["0.007", "0.77", "0.137", "4.07", "0.0037"] {
-            let rules = Rules::new(&code.parse::<OctalGame>().unwrap());
+            let rules = OctalMoves::new(&code.parse::<OctalGame>().unwrap());
             for bits in [6, 9, 10, 11, 12] {
                 for _ in 0..6 {
                     // Values skewed to small ones, as in real sequences, so the mex varies.
@@ -998,7 +1003,7 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(13);
         let mut joint = 0;
         for code in ["0.007", "0.137", "0.0037"] {
-            let rules = Rules::new(&code.parse::<OctalGame>().unwrap());
+            let rules = OctalMoves::new(&code.parse::<OctalGame>().unwrap());
             let window = rules.window();
             let reach = rules.split2.iter().map(|&k| k + 1).min().unwrap();
             assert!(window >= 2);
@@ -1046,7 +1051,7 @@ mod tests {
             return;
         }
         // Random values below 1024: the 10^4 splits of a large heap reach every XOR below 1024.
-        let rules = Rules::new(&OctalGame::dot007());
+        let rules = OctalMoves::new(&OctalGame::dot007());
         let mut rng = rand::rngs::StdRng::seed_from_u64(11);
         let mut m = Mirror::default();
         for _ in 0..20_000 {

@@ -23,7 +23,7 @@ pub use engine::{EngineStats, Method, SparseMask};
 pub use plain::nim_sequence_plain;
 pub use sum::{analyse_sum, SumAnalysis, SumError, SumMove};
 
-use crate::games::octal::OctalGame;
+use crate::games::octal::{OctalGame, OctalMoves};
 use engine::Engine;
 
 /// A Grundy value. Octal games studied so far stay far below 2^16 for the heaps one can compute.
@@ -39,7 +39,7 @@ pub type Grundy = u32;
 /// assert_eq!(max_heap(&"0.8".parse::<OctalGame>().unwrap()), 4096);
 /// ```
 pub fn max_heap(game: &OctalGame) -> usize {
-    if engine::Rules::new(game).max_parts() >= 3 {
+    if OctalMoves::new(game).max_parts() >= 3 {
         4096
     } else {
         100_000_000
@@ -192,7 +192,7 @@ impl NimSequence {
         self.engine.stats()
     }
 
-    pub(crate) fn rules(&self) -> &engine::Rules {
+    pub(crate) fn rules(&self) -> &OctalMoves {
         self.engine.rules()
     }
 }
