@@ -4,8 +4,8 @@ use proptest::prelude::*;
 use std::collections::HashMap;
 use xo_core::games::octal::OctalGame;
 use xo_core::solve::grundy::{
-    analyse_sum, filtered_pass_available, find_period, nim_sequence, nim_sequence_plain, Method,
-    NimSequence, Periodicity, Summary,
+    analyse_sum, filtered_pass_available, filtered_pass_unavailable_reason, find_period,
+    nim_sequence, nim_sequence_plain, Method, NimSequence, Periodicity, Summary,
 };
 use xo_core::Value;
 
@@ -69,6 +69,7 @@ fn methods_agree_with_plain_on_named_games() {
         for method in [
             Method::Auto,
             Method::Filtered,
+            Method::FilteredScalar,
             Method::Bitset,
             Method::Sparse { review_from: 8, force: true },
             Method::Sparse { review_from: 100, force: false },
@@ -96,6 +97,13 @@ fn candidate_testing_on_two_threads_matches_bitset() {
     assert!(stats.candidates_rejected > 0);
 }
 
+/// Says, in the test output, when the AVX-512 kernel's half of a test was skipped, and why.
+fn report_avx512(test: &str) {
+    if let Some(why) = filtered_pass_unavailable_reason() {
+        eprintln!("note: {test}: AVX-512 half skipped ({why}); the scalar kernel was tested");
+    }
+}
+
 #[test]
 fn filtered_pass_on_threads_matches_bitset() {
     // From 2^12 heaps on, the filtered pass spreads heaps over the cores (as many as the rules'
@@ -116,7 +124,19 @@ fn filtered_pass_on_threads_matches_bitset() {
         } else {
             assert_eq!(stats.filtered_heaps, 0);
         }
+        // The same passes with the scalar kernel, on any CPU, doing the same work.
+        let mut scalar = NimSequence::with_method(g.clone(), Method::FilteredScalar);
+        for upto in [5000, 5001, 9000, n] {
+            scalar.extend_to(upto);
+        }
+        assert_eq!(scalar.values(), filtered.values(), "{code}");
+        let scalar_stats = scalar.stats();
+        assert!(scalar_stats.filtered_heaps > 10_000, "{code}: {scalar_stats:?}");
+        if filtered_pass_available() {
+            assert_eq!(scalar_stats, stats, "{code}");
+        }
     }
+    report_avx512("filtered_pass_on_threads_matches_bitset");
 }
 
 #[test]
@@ -154,8 +174,11 @@ proptest! {
         // The filtered pass filters heaps with more than 1024 splits, and spreads heaps over
         // threads from 4096 on.
         let long = 5000;
+        let plain_long = nim_sequence_plain(&g, long);
         let mut filtered = NimSequence::with_method(g.clone(), Method::Filtered);
-        prop_assert_eq!(filtered.extend_to(long), &nim_sequence_plain(&g, long)[..]);
+        prop_assert_eq!(filtered.extend_to(long), &plain_long[..]);
+        let mut scalar = NimSequence::with_method(g.clone(), Method::FilteredScalar);
+        prop_assert_eq!(scalar.extend_to(long), &plain_long[..]);
         prop_assert_eq!(&nim_sequence(&g, n), &plain);
         // A reported period holds on three times the data.
         if let Some(p) = find_period(&g, &plain) {

@@ -19,6 +19,7 @@
 //! decides the speed.
 
 use super::filter;
+use super::kernel::Kernel;
 use super::scan::{self, Mirror, ScanStats};
 use super::Grundy;
 use crate::games::octal::{OctalGame, OctalMoves};
@@ -60,6 +61,10 @@ pub enum Method {
     /// below 2^12, a CPU with AVX-512), on every core that helps; [`Method::Auto`] without the
     /// sparse space for the others.
     Filtered,
+    /// [`Method::Filtered`] with the scalar kernel, on any CPU: the same passes, work counters
+    /// included, several times slower than the AVX-512 kernel (and than [`Method::Auto`] without
+    /// it). For testing the filtered pass where AVX-512 is missing, and against it where not.
+    FilteredScalar,
     /// Candidate testing for every heap (no sparse space): scatter `prefix` splits of each
     /// splitting move, spread evenly, then test the least unseen value against all the splits with
     /// a vectorised scan. Falls back to the bitset mex for three-heap moves and values of 2^15 or
@@ -175,8 +180,9 @@ pub(crate) struct Engine {
     split_parity: Option<usize>,
     /// The heap count at which the mask is next reviewed.
     next_review: usize,
-    /// Whether the filtered pass is on (it also needs the mirror and values below 2^12).
-    filtered: bool,
+    /// The kernel of the filtered pass, if it is on (it also needs the mirror and values below
+    /// 2^12).
+    kernel: Option<Kernel>,
     /// Threads for the filtered pass.
     threads: usize,
     /// The filtered pass's scratch on this thread, and its workers.
@@ -190,11 +196,14 @@ impl Engine {
         let rules = OctalMoves::new(game);
         let next_review = match method {
             Method::Auto => DEFAULT_REVIEW_FROM,
-            Method::Bitset | Method::Candidates { .. } | Method::Filtered => usize::MAX,
+            Method::Bitset
+            | Method::Candidates { .. }
+            | Method::Filtered
+            | Method::FilteredScalar => usize::MAX,
             Method::Sparse { review_from, .. } => review_from.max(2),
         };
         let (mirror, prefix) = match method {
-            Method::Auto | Method::Filtered if rules.max_parts() == 2 => {
+            Method::Auto | Method::Filtered | Method::FilteredScalar if rules.max_parts() == 2 => {
                 (Some(Mirror::default()), 0)
             }
             Method::Candidates { prefix } if rules.max_parts() == 2 => {
@@ -209,9 +218,12 @@ impl Engine {
         };
         let split_parity = rules.split_parity();
         let bits = 6;
-        let filtered = matches!(method, Method::Auto | Method::Filtered)
-            && rules.max_parts() == 2
-            && filter::available();
+        let kernel = match method {
+            _ if rules.max_parts() != 2 => None,
+            Method::Auto | Method::Filtered => Kernel::avx512(),
+            Method::FilteredScalar => Some(Kernel::Scalar),
+            _ => None,
+        };
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let threads = cores.min(rules.window()).min(MAX_THREADS);
         Engine {
@@ -230,9 +242,9 @@ impl Engine {
             auto_candidates: true,
             split_parity,
             next_review,
-            filtered,
+            kernel,
             threads,
-            scratch: filter::Scratch::default(),
+            scratch: filter::Scratch::new(kernel.unwrap_or_default()),
             workers: filter::Workers::default(),
             stats: EngineStats::default(),
         }
@@ -267,7 +279,7 @@ impl Engine {
 
     /// Whether the next heaps can be valued by the filtered pass.
     fn filtering(&self) -> bool {
-        self.filtered
+        self.kernel.is_some()
             && self.sparse.is_none()
             && self.mirror.is_some()
             && self.bits <= filter::MAX_BITS
@@ -291,6 +303,7 @@ impl Engine {
                     &self.rules,
                     last,
                     self.threads,
+                    self.scratch.kernel,
                     &mut self.workers,
                 );
                 // The pipeline may stop early (a value needing more bits than its passes

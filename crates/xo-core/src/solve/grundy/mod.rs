@@ -14,6 +14,7 @@
 mod analysis;
 mod engine;
 mod filter;
+mod kernel;
 mod plain;
 mod scan;
 mod sum;
@@ -54,7 +55,18 @@ pub fn max_heap(game: &OctalGame) -> usize {
 /// let _ = filtered_pass_available(); // true on x86_64 CPUs with AVX-512 BW, VBMI, VBMI2, BITALG
 /// ```
 pub fn filtered_pass_available() -> bool {
-    filter::available()
+    kernel::available()
+}
+
+/// Why this CPU cannot run the filtered pass's AVX-512 kernel (the instructions it lacks), or
+/// `None` when it can ([`filtered_pass_available`]). Tests print it when they skip that kernel.
+///
+/// ```
+/// use xo_core::solve::grundy::{filtered_pass_available, filtered_pass_unavailable_reason};
+/// assert_eq!(filtered_pass_unavailable_reason().is_none(), filtered_pass_available());
+/// ```
+pub fn filtered_pass_unavailable_reason() -> Option<String> {
+    kernel::unavailable_reason()
 }
 
 /// The nim-sequence of `game` for heaps `0..=upto`, by the fastest engine available.
