@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use std::io::IsTerminal;
 use std::time::Duration;
+use xo_core::budget::{Budget, Meter};
 use xo_core::games::board::Board;
 use xo_core::games::lol::LolStrip;
 use xo_core::games::octal::OctalGame;
@@ -267,13 +268,10 @@ fn solve_treblecross(
         return report;
     };
     let mut seq = NimSequence::new(OctalGame::dot007());
-    let analysis = match strip.analyse_within(&mut seq, grundy_deadline(opts)) {
+    let analysis = match strip.analyse_within(&mut seq, &grundy_meter(opts)) {
         Ok(analysis) => analysis,
-        Err(u) => {
-            report.note = Some(format!(
-                "stopped at the time budget with Grundy values up to heap {} of {}; the value is unknown",
-                u.reached, u.needed
-            ));
+        Err(stopped) => {
+            report.note = Some(stopped.to_string());
             return report;
         }
     };
@@ -316,10 +314,8 @@ fn solve_heaps(game: &OctalGame, heaps_text: &str, opts: SolveOptions) -> Result
         bail!("heap {largest} is too large: at most {limit} tokens for this game");
     }
     let mut seq = NimSequence::new(game.clone());
-    if let Err(reached) = seq.extend_within(largest, grundy_deadline(opts)) {
-        report.note = Some(format!(
-            "stopped at the time budget with Grundy values up to heap {reached} of {largest}; the value is unknown"
-        ));
+    if let Err(stopped) = seq.extend_within(largest, &grundy_meter(opts)) {
+        report.note = Some(stopped.to_string());
         return Ok(report);
     }
     let a = analyse_sum(&mut seq, &heaps)?;
@@ -339,10 +335,12 @@ fn solve_heaps(game: &OctalGame, heaps_text: &str, opts: SolveOptions) -> Result
     Ok(report)
 }
 
-/// When Grundy values must stop: `--timeout` if given, else ten minutes, so no query runs on
+/// The budget of Grundy values: `--timeout` if given, else ten minutes, so no query runs on
 /// unbounded.
-fn grundy_deadline(opts: SolveOptions) -> Option<std::time::Instant> {
-    Some(std::time::Instant::now() + opts.limits.timeout.unwrap_or(Duration::from_secs(600)))
+fn grundy_meter(opts: SolveOptions) -> Meter<'static> {
+    Meter::new(
+        Budget::default().with_timeout(opts.limits.timeout.unwrap_or(Duration::from_secs(600))),
+    )
 }
 
 fn progress_bar() -> Option<indicatif::ProgressBar> {

@@ -2,6 +2,8 @@
 
 use proptest::prelude::*;
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
+use xo_core::budget::{Budget, Limit, Meter};
 use xo_core::games::octal::OctalGame;
 use xo_core::solve::grundy::{
     analyse_sum, filtered_pass_available, filtered_pass_unavailable_reason, find_period,
@@ -275,4 +277,86 @@ fn wins(g: &OctalGame, heaps: Vec<usize>, memo: &mut HashMap<Vec<usize>, bool>) 
     }
     memo.insert(heaps, result);
     result
+}
+
+// Budgets: `extend_within` stops at the meter's limits and keeps what it computed.
+
+#[test]
+fn a_tiny_node_budget_stops_extend_within_and_keeps_correct_values() {
+    let g = OctalGame::dot007();
+    let meter = Meter::new(Budget::default().with_max_nodes(100));
+    let mut seq = NimSequence::new(g.clone());
+    let stopped = seq.extend_within(200_000, &meter).unwrap_err();
+    assert_eq!(stopped.limit, Limit::Nodes);
+    let got = seq.values().len();
+    assert!(got > 100 && got < 200_001, "{got}");
+    assert_eq!(stopped.reached, format!("Grundy values up to heap {} of 200000", got - 1));
+    assert_eq!(seq.values(), &nim_sequence_plain(&g, got - 1)[..]);
+    // The values kept are a good start for the next call.
+    assert!(seq.extend_within(got + 10, &Meter::new(Budget::default())).is_ok());
+    assert_eq!(seq.values(), &nim_sequence_plain(&g, got + 10)[..]);
+}
+
+#[test]
+fn a_zero_timeout_stops_extend_within_at_the_first_reading_of_the_clock() {
+    let g = game("0.07");
+    let meter = Meter::new(Budget::default().with_timeout(Duration::ZERO));
+    let mut seq = NimSequence::new(g.clone());
+    let stopped = seq.extend_within(1_000_000, &meter).unwrap_err();
+    assert_eq!(stopped.limit, Limit::Time);
+    let got = seq.values().len();
+    assert!(got < 20_000, "{got}");
+    assert_eq!(seq.values(), &nim_sequence_plain(&g, got - 1)[..]);
+    // A stopped meter stops every later call that has work to do, at once.
+    let again = seq.extend_within(1_000_000, &meter).unwrap_err();
+    assert_eq!(again.limit, Limit::Time);
+}
+
+#[test]
+fn a_memory_budget_too_small_stops_extend_within_before_allocating() {
+    let mut seq = NimSequence::new(OctalGame::dot007());
+    seq.extend_to(100);
+    let meter = Meter::new(Budget::default().with_memory(100_000));
+    let stopped = seq.extend_within(1_000_000, &meter).unwrap_err();
+    assert_eq!(stopped.limit, Limit::Memory);
+    assert_eq!(stopped.nodes, 0);
+    assert_eq!(seq.values().len(), 101);
+    assert_eq!(stopped.reached, "Grundy values up to heap 100 of 1000000");
+    // Within the budget, the same meter would have allowed a smaller extension, but it has
+    // stopped: every later call with work to do fails with the same limit.
+    assert_eq!(seq.extend_within(200, &meter).unwrap_err().limit, Limit::Memory);
+    // Values already there need no memory.
+    assert!(seq.extend_within(100, &meter).is_ok());
+}
+
+#[test]
+fn the_worker_threads_stop_promptly_when_the_meter_does() {
+    // From 2^12 heaps the filtered pass runs on worker threads (where the CPU has AVX-512; the
+    // other methods elsewhere): a timeout, and a cancel from another thread, stop them within
+    // milliseconds of work.
+    let g = OctalGame::dot007();
+    for cancel in [false, true] {
+        let budget = Budget::default().with_timeout(Duration::from_millis(300));
+        let meter = Meter::new(if cancel { Budget::default() } else { budget });
+        let mut seq = NimSequence::new(g.clone());
+        let started = Instant::now();
+        let stopped = std::thread::scope(|s| {
+            if cancel {
+                s.spawn(|| {
+                    std::thread::sleep(Duration::from_millis(300));
+                    meter.cancel();
+                });
+            }
+            seq.extend_within(10_000_000, &meter).unwrap_err()
+        });
+        let took = started.elapsed();
+        assert_eq!(stopped.limit, Limit::Time, "cancel {cancel}");
+        assert!(took < Duration::from_secs(3), "cancel {cancel}: took {took:?}");
+        let got = seq.values().len();
+        assert!(got > 4096 && got < 10_000_001, "cancel {cancel}: {got}");
+        let check = got.min(20_000);
+        let mut bitset = NimSequence::with_method(g.clone(), Method::Bitset);
+        assert_eq!(&seq.values()[..check], bitset.extend_to(check - 1), "cancel {cancel}");
+        assert!(meter.nodes() >= got as u64 - 1, "cancel {cancel}: {} < {got}", meter.nodes());
+    }
 }

@@ -2,7 +2,8 @@
 
 use super::Answerer;
 use std::io::Write;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use xo_core::budget::{Budget, Meter};
 use xo_core::games::octal::OctalGame;
 use xo_core::games::treblecross::TreblecrossStrip;
 use xo_core::solve::grundy::NimSequence;
@@ -60,11 +61,11 @@ impl Answerer for TreblecrossAnswerer {
     fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
         let strip = TreblecrossStrip::parse(case)
             .map_err(|e| format!("expected a strip over '.X' of at least 3 cells: {e}"))?;
-        let deadline = Instant::now() + self.budget;
-        let analysis = strip.analyse_within(&mut self.values, Some(deadline)).map_err(|u| {
+        let meter = Meter::new(Budget::default().with_timeout(self.budget));
+        let analysis = strip.analyse_within(&mut self.values, &meter).map_err(|_| {
+            let longest = strip.free_runs().iter().map(|&(_, len)| len).max().unwrap_or(0);
             format!(
-                "a free run of {} cells needs Grundy values beyond the {} s budget (raise --timeout)",
-                u.needed - 2,
+                "a free run of {longest} cells needs Grundy values beyond the {} s budget (raise --timeout)",
                 self.budget.as_secs_f64()
             )
         })?;

@@ -2,20 +2,9 @@
 //! nim-sequence (see [`games::treblecross`](crate::games::treblecross) for why a free run of `L`
 //! cells is a .007 heap of `L + 2`). Linear in the strip's length once the values exist.
 
+use crate::budget::{Meter, Stopped};
 use crate::games::treblecross::TreblecrossStrip;
 use crate::solve::grundy::{Grundy, NimSequence};
-use std::time::Instant;
-
-/// Why [`TreblecrossStrip::analyse_within`] gave up: the strip needs .007 values up to heap
-/// `needed` (a free run of `needed - 2` cells), and the deadline passed with values up to heap
-/// `reached - 1`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Unfinished {
-    /// The largest heap the strip needs.
-    pub needed: usize,
-    /// How many values were computed when time ran out.
-    pub reached: usize,
-}
 
 /// The outcome of a strip for the player to move, and every winning move (0-based cells).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,29 +29,35 @@ impl TreblecrossStrip {
     /// assert_eq!(a.winning_moves, vec![2]);
     /// ```
     pub fn analyse(&self, seq: &mut NimSequence) -> Analysis {
-        self.analyse_within(seq, None).expect("no deadline")
+        let unlimited = crate::solve::grundy::unlimited_meter();
+        self.analyse_within(seq, &unlimited).expect("an unlimited meter never stops")
     }
 
-    /// Like [`TreblecrossStrip::analyse`], but giving up once `deadline` has passed while
-    /// extending `seq` (see [`NimSequence::extend_within`]; strips needing no more than a few
-    /// thousand values always finish).
+    /// Like [`TreblecrossStrip::analyse`], but spending `meter` while extending `seq` (see
+    /// [`NimSequence::extend_within`]: the values computed are kept, and strips needing no more
+    /// than a few thousand values always finish). When the meter stops, the [`Stopped`] says how
+    /// far the values got of those the strip needs (heap `L + 2` for its longest free run of `L`
+    /// cells).
     ///
     /// ```
-    /// use std::time::Instant;
+    /// use std::time::Duration;
+    /// use xo_core::budget::{Budget, Limit, Meter};
     /// use xo_core::games::octal::OctalGame;
     /// use xo_core::games::treblecross::TreblecrossStrip;
     /// use xo_core::solve::grundy::NimSequence;
     /// let mut seq = NimSequence::new(OctalGame::dot007());
-    /// let now = Some(Instant::now());
-    /// assert!(TreblecrossStrip::parse(b".....").unwrap().analyse_within(&mut seq, now).is_ok());
+    /// let none = Meter::new(Budget::default().with_timeout(Duration::ZERO));
+    /// assert!(TreblecrossStrip::parse(b".....").unwrap().analyse_within(&mut seq, &none).is_ok());
     /// let long = TreblecrossStrip::parse(&vec![b'.'; 1_000_000]).unwrap();
-    /// assert_eq!(long.analyse_within(&mut seq, now).unwrap_err().needed, 1_000_002);
+    /// let stopped = long.analyse_within(&mut seq, &none).unwrap_err();
+    /// assert_eq!(stopped.limit, Limit::Time);
+    /// assert!(stopped.reached.ends_with(" of 1000002"));
     /// ```
     pub fn analyse_within(
         &self,
         seq: &mut NimSequence,
-        deadline: Option<Instant>,
-    ) -> Result<Analysis, Unfinished> {
+        meter: &Meter,
+    ) -> Result<Analysis, Stopped> {
         if self.is_won() {
             return Ok(Analysis { winning: false, winning_moves: Vec::new() });
         }
@@ -73,9 +68,8 @@ impl TreblecrossStrip {
         let runs = self.free_runs();
         // A free run of `len` cells is a .007 heap of `len + 2`.
         let needed = runs.iter().map(|&(_, len)| len).max().unwrap_or(0) + 2;
-        let g007 = seq
-            .extend_within(needed, deadline)
-            .map_err(|reached| Unfinished { needed, reached })?;
+        seq.extend_within(needed, meter)?;
+        let g007 = seq.values();
         let run_value = |len: usize| -> Grundy { g007[len + 2] };
         let total = runs.iter().fold(0, |acc, &(_, len)| acc ^ run_value(len));
         if total == 0 {

@@ -22,6 +22,7 @@ use super::filter;
 use super::kernel::Kernel;
 use super::scan::{self, Mirror, ScanStats};
 use super::Grundy;
+use crate::budget::{Meter, Stopped};
 use crate::games::octal::{OctalGame, OctalMoves};
 
 /// Heaps computed before the first choice of a mask, with the default method.
@@ -36,6 +37,12 @@ const PROBE_EVERY: usize = 64;
 const PIPELINE_HEAPS: usize = 1 << 12;
 /// Most threads the filtered pass uses.
 const MAX_THREADS: usize = 4;
+/// Work (about one unit per split looked at) between two readings of the meter's clock: a few
+/// milliseconds at most.
+const CHECK_WORK: u64 = 1 << 22;
+/// Bytes per heap of each `u16` mirror of the values (forward and reversed, with their byte
+/// planes, and room to grow).
+const MIRROR_BYTES: u64 = 12;
 /// Largest value bit-length for which a mask is searched (the search is `O(b 2^b)`).
 const MASK_SEARCH_BITS: u32 = 22;
 
@@ -287,9 +294,42 @@ impl Engine {
 
     /// Computes heaps up to `upto` inclusive.
     pub fn extend_to(&mut self, upto: usize) {
-        if self.values.len() <= upto {
-            self.values.reserve(upto + 1 - self.values.len());
+        let unlimited = super::unlimited_meter();
+        self.extend_within(upto, &unlimited).expect("an unlimited meter never stops");
+    }
+
+    /// The bytes the tables sized by the heap count take for `heaps` heaps, about: 4 per value,
+    /// [`MIRROR_BYTES`] for each copy of the values as `u16` (the engine's, and one per worker of
+    /// the filtered pass), 4 per value handed between workers, and 8 per rare heap of the
+    /// sparse-space method (at worst every heap).
+    pub fn bytes_for(&self, heaps: usize) -> u64 {
+        let mirrors = match (&self.mirror, self.kernel) {
+            (None, _) => 0,
+            (Some(_), None) => 1,
+            (Some(_), Some(_)) => 1 + self.threads as u64,
+        };
+        let handed = if self.kernel.is_some() { 4 } else { 0 };
+        let rare = if self.next_review == usize::MAX { 0 } else { 8 };
+        (heaps as u64).saturating_mul(4 + MIRROR_BYTES * mirrors + handed + rare)
+    }
+
+    /// Computes heaps up to `upto` inclusive, spending `meter`: asks it for the memory first
+    /// ([`Engine::bytes_for`]), ticks it once per heap valued, and reads its clock every few
+    /// milliseconds of work (on every thread). Stops when the meter does, keeping every value
+    /// found so far; fails at once if the meter has already stopped. Work too small to reach a
+    /// reading of the clock always finishes.
+    pub fn extend_within(&mut self, upto: usize, meter: &Meter) -> Result<(), Stopped> {
+        if self.values.len() > upto {
+            return Ok(());
         }
+        if meter.is_stopped() {
+            // A meter stopped before (by this job or another sharing it) stops this at once.
+            meter.check()?;
+        }
+        meter.reserve(self.bytes_for(upto + 1))?;
+        self.values.reserve(upto + 1 - self.values.len());
+        let mut pace = Pace::default();
+        let total = upto as u64 + 1;
         while self.values.len() <= upto {
             let n = self.values.len();
             if n == self.next_review {
@@ -298,13 +338,14 @@ impl Engine {
             }
             let last = upto.min(self.next_review.saturating_sub(1));
             if self.filtering() && n >= PIPELINE_HEAPS && self.threads >= 2 && last > n {
-                let found = filter::extend(
+                let (found, stopped) = filter::extend(
                     &self.values,
                     &self.rules,
                     last,
                     self.threads,
                     self.scratch.kernel,
                     &mut self.workers,
+                    meter,
                 );
                 // The pipeline may stop early (a value needing more bits than its passes
                 // allowed): carry on from the first heap it left, with `n` read afresh.
@@ -312,6 +353,10 @@ impl Engine {
                 for v in found {
                     self.push(v);
                 }
+                if let Some(stopped) = stopped {
+                    return Err(stopped);
+                }
+                meter.set_done(self.values.len() as u64, total)?;
                 if progressed {
                     continue;
                 }
@@ -327,11 +372,20 @@ impl Engine {
                 let (v, w) = self.candidate_pair(n);
                 self.push(v);
                 self.push(w);
+                if pace.step(meter, 2, 2 * n as u64)? {
+                    meter.set_done(self.values.len() as u64, total)?;
+                }
                 continue;
             }
             let v = self.value_of(n);
             self.push(v);
+            if pace.step(meter, 1, n as u64)? {
+                meter.set_done(self.values.len() as u64, total)?;
+            }
         }
+        // Done: the last heaps are counted, but a limit reached now stops nothing.
+        let _ = pace.flush(meter);
+        Ok(())
     }
 
     fn push(&mut self, v: Grundy) {
@@ -565,6 +619,36 @@ impl Engine {
         // Every option has been seen: the least value missing, of the dense class, below c.
         self.stats.bitset_heaps += 1;
         mex(&self.seen)
+    }
+}
+
+/// How one thread spends a [`Meter`]: counts the heaps it values, and after every
+/// [`CHECK_WORK`] of work ticks the meter with them and reads its clock.
+#[derive(Debug, Default)]
+pub(crate) struct Pace {
+    heaps: u64,
+    work: u64,
+}
+
+impl Pace {
+    /// Counts `heaps` more heaps that took `work` (about one unit per split); fails once the
+    /// meter has stopped. `Ok(true)` when it read the meter's clock.
+    pub fn step(&mut self, meter: &Meter, heaps: u64, work: u64) -> Result<bool, Stopped> {
+        self.heaps += heaps;
+        self.work += work + 1;
+        if self.work < CHECK_WORK {
+            return Ok(false);
+        }
+        self.flush(meter)?;
+        meter.check()?;
+        Ok(true)
+    }
+
+    /// Ticks the meter with the heaps counted since the last tick.
+    pub fn flush(&mut self, meter: &Meter) -> Result<(), Stopped> {
+        let heaps = std::mem::take(&mut self.heaps);
+        self.work = 0;
+        meter.tick(heaps)
     }
 }
 

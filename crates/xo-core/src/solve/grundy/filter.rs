@@ -25,7 +25,8 @@
 //! Heaps `n` and `n + 1` share the first parts of their splits (`g(a)` for `a` from 1) and their
 //! second parts lie one apart, so one pass values both, reading each value from memory once
 //! ([`pass_two`]). [`extend`] spreads such pairs over threads, each with its own copy of the
-//! values; the workers hand values to each other through atomics. A pass needs only the values
+//! values; the workers hand values to each other through atomics, and one that must wait for
+//! another's value blocks (see [`Handoff`]). A pass needs only the values
 //! its splits reach; the moves that leave one heap reach closer (heap `n - 3` for .007) and are
 //! counted after the pass, so a worker waits, if at all, only at the end of a pass.
 //!
@@ -34,11 +35,14 @@
 //! the rest for the hits (written out, cleared a byte at a time, the table reloaded) and for the
 //! sample.
 
+use super::engine::Pace;
 use super::kernel::Kernel;
 use super::scan::{Mirror, Side};
 use super::Grundy;
+use crate::budget::{Meter, Stopped};
 use crate::games::octal::OctalMoves;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError};
 
 /// Splits per heap up to which every split is simply scattered.
 const SMALL: usize = 1024;
@@ -52,8 +56,9 @@ pub(crate) const MAX_BITS: u32 = 12;
 const GUESS_FROM: usize = 32;
 /// How far above the largest recent value [`guess`] goes.
 const GUESS_MARGIN: usize = 32;
-/// Busy-wait rounds for another worker's value before yielding the core.
-const SPINS: u32 = 1 << 12;
+/// Rounds of a short busy wait (a few microseconds) for another worker's value before the
+/// worker blocks: most waits end within a pass's tail, and blocking and waking cost more.
+const SPINS: u32 = 1 << 9;
 /// A result slot not yet written.
 const PENDING: u32 = u32::MAX;
 
@@ -324,8 +329,10 @@ impl Workers {
 }
 
 /// The values of heaps `values.len()..=upto` on `threads` threads (at most `rules.window()`, at
-/// least 2) with `kernel`, given every value of the heaps below. Stops early, returning the values found so far
-/// (in order), at the first heap whose options reach `1 << MAX_BITS`.
+/// least 2) with `kernel`, given every value of the heaps below, spending `meter` (each worker
+/// ticks it and reads its clock every few milliseconds). Stops early, returning the values found
+/// so far (in order), at the first heap whose options reach `1 << MAX_BITS`, or when the meter
+/// stops (returned too).
 pub(crate) fn extend(
     values: &[Grundy],
     rules: &OctalMoves,
@@ -333,7 +340,8 @@ pub(crate) fn extend(
     threads: usize,
     kernel: Kernel,
     workers: &mut Workers,
-) -> Vec<Grundy> {
+    meter: &Meter,
+) -> (Vec<Grundy>, Option<Stopped>) {
     let from = values.len();
     let window = rules.window();
     debug_assert!(threads >= 2 && threads <= window && from >= window);
@@ -342,26 +350,139 @@ pub(crate) fn extend(
     for s in &mut workers.scratch {
         s.kernel = kernel;
     }
-    let results: Vec<AtomicU32> = (from..=upto).map(|_| AtomicU32::new(PENDING)).collect();
-    let stop = AtomicBool::new(false);
+    let handoff = Handoff::new(from, upto);
     std::thread::scope(|scope| {
         let jobs = workers.mirrors.iter_mut().zip(workers.scratch.iter_mut()).enumerate();
         for (t, (mirror, scratch)) in jobs {
             while mirror.len() < from {
                 mirror.push(values[mirror.len()]);
             }
-            let (results, stop) = (&results, &stop);
-            let mut job = move || work(t, threads, from, rules, mirror, scratch, results, stop);
+            let handoff = &handoff;
+            let mut job = move || {
+                let mut pace = Pace::default();
+                work(t, threads, from, rules, mirror, scratch, handoff, meter, &mut pace);
+                // Done, or stopped: the last heaps are counted, and a limit reached now stops
+                // nothing more.
+                let _ = pace.flush(meter);
+            };
             if t + 1 == threads {
                 job();
             } else if std::thread::Builder::new().spawn_scoped(scope, job).is_err() {
                 // No thread to be had: the others stop at the first value they would wait
                 // for, and the engine carries on from the values found so far.
-                stop.store(true, Ordering::Relaxed);
+                handoff.halt();
             }
         }
     });
-    results.iter().map(|r| r.load(Ordering::Acquire)).take_while(|&v| v != PENDING).collect()
+    handoff.into_values()
+}
+
+/// The values the workers hand each other: a slot per heap, and a way to sleep until one is
+/// filled. A worker waiting for a value spins briefly, then blocks until the worker owing it
+/// publishes it (or some worker stops them all), so that a waiting worker never holds a core
+/// that the worker it waits for could use (as when another process keeps a core busy).
+struct Handoff {
+    from: usize,
+    /// The value of heap `from + i`, or [`PENDING`].
+    results: Vec<AtomicU32>,
+    /// Set when the workers must stop (one found a value too wide for its passes, panicked, or
+    /// could not be started).
+    stop: AtomicBool,
+    /// Why the meter stopped the workers, if it did.
+    stopped: Mutex<Option<Stopped>>,
+    /// Workers asleep (or about to be) on `wake`; publishers lock and notify only when some are.
+    sleepers: AtomicU32,
+    lock: Mutex<()>,
+    wake: Condvar,
+}
+
+impl Handoff {
+    fn new(from: usize, upto: usize) -> Self {
+        Handoff {
+            from,
+            results: (from..=upto).map(|_| AtomicU32::new(PENDING)).collect(),
+            stop: AtomicBool::new(false),
+            stopped: Mutex::new(None),
+            sleepers: AtomicU32::new(0),
+            lock: Mutex::new(()),
+            wake: Condvar::new(),
+        }
+    }
+
+    /// One past the last heap.
+    fn end(&self) -> usize {
+        self.from + self.results.len()
+    }
+
+    /// Publishes the value `v` of heap `n`, waking the workers waiting for it.
+    fn publish(&self, n: usize, v: Grundy) {
+        // SeqCst on both sides: either a sleeper sees the value before it sleeps, or this sees
+        // the sleeper and wakes it.
+        self.results[n - self.from].store(v, Ordering::SeqCst);
+        self.wake_all();
+    }
+
+    /// Tells every worker to stop because the meter did, keeping the first such stop.
+    fn fail(&self, stopped: Stopped) {
+        let mut first = self.stopped.lock().unwrap_or_else(PoisonError::into_inner);
+        first.get_or_insert(stopped);
+        drop(first);
+        self.halt();
+    }
+
+    /// Tells every worker to stop, waking those that wait.
+    fn halt(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.wake_all();
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    fn wake_all(&self) {
+        if self.sleepers.load(Ordering::SeqCst) > 0 {
+            // Taking the lock orders this after a sleeper's last look at its slot.
+            drop(self.lock.lock().unwrap_or_else(PoisonError::into_inner));
+            self.wake.notify_all();
+        }
+    }
+
+    /// The value of heap `n` once published, or `None` if the workers are told to stop first.
+    fn wait_for(&self, n: usize) -> Option<Grundy> {
+        let slot = &self.results[n - self.from];
+        let ready = || Some(slot.load(Ordering::Acquire)).filter(|&v| v != PENDING);
+        for _ in 0..SPINS {
+            if let Some(v) = ready() {
+                return Some(v);
+            }
+            if self.stopped() {
+                return None;
+            }
+            std::hint::spin_loop();
+        }
+        let mut guard = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        self.sleepers.fetch_add(1, Ordering::SeqCst);
+        let v = loop {
+            if let Some(v) = Some(slot.load(Ordering::SeqCst)).filter(|&v| v != PENDING) {
+                break Some(v);
+            }
+            if self.stop.load(Ordering::SeqCst) {
+                break None;
+            }
+            guard = self.wake.wait(guard).unwrap_or_else(PoisonError::into_inner);
+        };
+        self.sleepers.fetch_sub(1, Ordering::SeqCst);
+        v
+    }
+
+    /// The values published, in order, up to the first heap left pending; and why the meter
+    /// stopped the workers, if it did.
+    fn into_values(self) -> (Vec<Grundy>, Option<Stopped>) {
+        let values = self.results.into_iter().map(AtomicU32::into_inner);
+        let stopped = self.stopped.into_inner().unwrap_or_else(PoisonError::into_inner);
+        (values.take_while(|&v| v != PENDING).collect(), stopped)
+    }
 }
 
 /// Worker `t`: values its units of heaps (see below) into `results`, reading the others' values
@@ -380,24 +501,25 @@ fn work(
     rules: &OctalMoves,
     mirror: &mut Mirror,
     s: &mut Scratch,
-    results: &[AtomicU32],
-    stop: &AtomicBool,
+    handoff: &Handoff,
+    meter: &Meter,
+    pace: &mut Pace,
 ) {
     // A worker that panics stops the others, which would otherwise wait for its values forever
     // (and the scope would never end to pass the panic on).
-    struct StopOnPanic<'a>(&'a AtomicBool);
+    struct StopOnPanic<'a>(&'a Handoff);
     impl Drop for StopOnPanic<'_> {
         fn drop(&mut self) {
             if std::thread::panicking() {
-                self.0.store(true, Ordering::Relaxed);
+                self.0.halt();
             }
         }
     }
-    let _guard = StopOnPanic(stop);
+    let _guard = StopOnPanic(handoff);
     let window = rules.window();
     let reach = rules.split2.iter().map(|&k| k + 1).min().unwrap_or(window).max(window);
     let mut bits = mirror.values().iter().map(|&v| 16 - v.leading_zeros()).max().unwrap_or(0);
-    let end = from + results.len();
+    let end = handoff.end();
     // Worker `t` takes units `t, t + threads, ...`. When the splits of a pair of heaps reach no
     // heap of the pair before it (`reach` of 4 or more), unit 0 is heap `from` alone and unit
     // `u > 0` heaps `from + 2u - 1` and `from + 2u`: the short first unit puts worker 0 half a
@@ -416,12 +538,12 @@ fn work(
         }
         let last = if pairs && unit > 0 { (n + 1).min(end - 1) } else { n };
         let need = (last + 1).saturating_sub(reach).max(from);
-        if !catch_up(mirror, need, from, results, stop, &mut bits) {
+        if !catch_up(mirror, need, handoff, &mut bits) {
             return;
         }
         let used = bits.max(6);
         if used > MAX_BITS {
-            stop.store(true, Ordering::Relaxed);
+            handoff.halt();
             return;
         }
         let guess = guess(mirror.values());
@@ -429,14 +551,19 @@ fn work(
             let need = (last + 1).saturating_sub(window).max(from);
             // A value the pass did not allow for stops the pipeline too: the engine carries on
             // from the values found.
-            catch_up(mirror, need, from, results, stop, &mut bits) && bits <= used
+            catch_up(mirror, need, handoff, &mut bits) && bits <= used
         };
         let Some(values) = unit_values(mirror, rules, n..=last, used, guess, wait, s) else {
-            stop.store(true, Ordering::Relaxed);
+            handoff.halt();
             return;
         };
         for (h, v) in (n..=last).zip(values) {
-            results[h - from].store(v, Ordering::Release);
+            handoff.publish(h, v);
+        }
+        let heaps = (last + 1 - n) as u64;
+        if let Err(stopped) = pace.step(meter, heaps, heaps * n as u64) {
+            handoff.fail(stopped);
+            return;
         }
         unit += threads;
     }
@@ -474,35 +601,13 @@ fn unit_values(
     Some(values.collect())
 }
 
-/// Pushes onto `mirror` the values of the heaps below `upto` (the first `from` are there) as the
-/// workers publish them in `results`, widening `bits` to them; `false` if told to stop first.
-fn catch_up(
-    mirror: &mut Mirror,
-    upto: usize,
-    from: usize,
-    results: &[AtomicU32],
-    stop: &AtomicBool,
-    bits: &mut u32,
-) -> bool {
+/// Pushes onto `mirror` the values of the heaps below `upto` (those before the handoff's first
+/// are there) as the workers publish them, widening `bits` to them; `false` if told to stop
+/// first.
+fn catch_up(mirror: &mut Mirror, upto: usize, handoff: &Handoff, bits: &mut u32) -> bool {
     while mirror.len() < upto {
-        let slot = &results[mirror.len() - from];
-        let mut spins = 0u32;
-        let v = loop {
-            let v = slot.load(Ordering::Acquire);
-            if v != PENDING {
-                break v;
-            }
-            if stop.load(Ordering::Relaxed) {
-                return false;
-            }
-            // The other worker is normally a pass away; if it is not running (more threads than
-            // free cores), give the core up instead of spinning.
-            spins += 1;
-            if spins < SPINS {
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
+        let Some(v) = handoff.wait_for(mirror.len()) else {
+            return false;
         };
         *bits = (*bits).max(32 - v.leading_zeros());
         mirror.push(v);
