@@ -126,7 +126,7 @@ fn filtered_pass_on_threads_matches_bitset() {
         } else {
             assert_eq!(stats.filtered_heaps, 0);
         }
-        // The same passes with the scalar kernel, on any CPU, doing the same work.
+        // The same passes with the scalar kernel, on any CPU.
         let mut scalar = NimSequence::with_method(g.clone(), Method::FilteredScalar);
         for upto in [5000, 5001, 9000, n] {
             scalar.extend_to(upto);
@@ -135,7 +135,9 @@ fn filtered_pass_on_threads_matches_bitset() {
         let scalar_stats = scalar.stats();
         assert!(scalar_stats.filtered_heaps > 10_000, "{code}: {scalar_stats:?}");
         if filtered_pass_available() {
-            assert_eq!(scalar_stats, stats, "{code}");
+            // The same heaps filtered (which worker took which heaps, and so the guesses and
+            // passes, depends on timing).
+            assert_eq!(scalar_stats.filtered_heaps, stats.filtered_heaps, "{code}");
         }
     }
     report_avx512("filtered_pass_on_threads_matches_bitset");

@@ -41,8 +41,9 @@ use super::scan::{Mirror, Side};
 use super::Grundy;
 use crate::budget::{Meter, Stopped};
 use crate::games::octal::OctalMoves;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 /// Splits per heap up to which every split is simply scattered.
 const SMALL: usize = 1024;
@@ -350,7 +351,7 @@ pub(crate) fn extend(
     for s in &mut workers.scratch {
         s.kernel = kernel;
     }
-    let handoff = Handoff::new(from, upto);
+    let handoff = Handoff::new(from, upto, threads);
     std::thread::scope(|scope| {
         let jobs = workers.mirrors.iter_mut().zip(workers.scratch.iter_mut()).enumerate();
         for (t, (mirror, scratch)) in jobs {
@@ -360,7 +361,7 @@ pub(crate) fn extend(
             let handoff = &handoff;
             let mut job = move || {
                 let mut pace = Pace::default();
-                work(t, threads, from, rules, mirror, scratch, handoff, meter, &mut pace);
+                work(from, rules, mirror, scratch, handoff, meter, &mut pace);
                 // Done, or stopped: the last heaps are counted, and a limit reached now stops
                 // nothing more.
                 let _ = pace.flush(meter);
@@ -368,9 +369,8 @@ pub(crate) fn extend(
             if t + 1 == threads {
                 job();
             } else if std::thread::Builder::new().spawn_scoped(scope, job).is_err() {
-                // No thread to be had: the others stop at the first value they would wait
-                // for, and the engine carries on from the values found so far.
-                handoff.halt();
+                // No thread to be had: the others take its units.
+                handoff.active.fetch_sub(1, Ordering::SeqCst);
             }
         }
     });
@@ -394,10 +394,19 @@ struct Handoff {
     sleepers: AtomicU32,
     lock: Mutex<()>,
     wake: Condvar,
+    /// The next unit to claim.
+    next_unit: AtomicUsize,
+    /// Workers not resting.
+    active: AtomicUsize,
+    /// Workers resting (or about to) on `rested`, woken when the units run out or all stop.
+    resting: AtomicU32,
+    rested: Condvar,
+    /// Set when some worker found the units run out.
+    done: AtomicBool,
 }
 
 impl Handoff {
-    fn new(from: usize, upto: usize) -> Self {
+    fn new(from: usize, upto: usize, threads: usize) -> Self {
         Handoff {
             from,
             results: (from..=upto).map(|_| AtomicU32::new(PENDING)).collect(),
@@ -406,6 +415,11 @@ impl Handoff {
             sleepers: AtomicU32::new(0),
             lock: Mutex::new(()),
             wake: Condvar::new(),
+            next_unit: AtomicUsize::new(0),
+            active: AtomicUsize::new(threads),
+            resting: AtomicU32::new(0),
+            rested: Condvar::new(),
+            done: AtomicBool::new(false),
         }
     }
 
@@ -430,10 +444,11 @@ impl Handoff {
         self.halt();
     }
 
-    /// Tells every worker to stop, waking those that wait.
+    /// Tells every worker to stop, waking those that wait or rest.
     fn halt(&self) {
         self.stop.store(true, Ordering::SeqCst);
         self.wake_all();
+        self.wake_resting();
     }
 
     fn stopped(&self) -> bool {
@@ -449,7 +464,8 @@ impl Handoff {
     }
 
     /// The value of heap `n` once published, or `None` if the workers are told to stop first.
-    fn wait_for(&self, n: usize) -> Option<Grundy> {
+    /// Adds the time it blocked to `waited`.
+    fn wait_for(&self, n: usize, waited: &mut Duration) -> Option<Grundy> {
         let slot = &self.results[n - self.from];
         let ready = || Some(slot.load(Ordering::Acquire)).filter(|&v| v != PENDING);
         for _ in 0..SPINS {
@@ -461,6 +477,7 @@ impl Handoff {
             }
             std::hint::spin_loop();
         }
+        let blocked = Instant::now();
         let mut guard = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
         self.sleepers.fetch_add(1, Ordering::SeqCst);
         let v = loop {
@@ -473,7 +490,53 @@ impl Handoff {
             guard = self.wake.wait(guard).unwrap_or_else(PoisonError::into_inner);
         };
         self.sleepers.fetch_sub(1, Ordering::SeqCst);
+        drop(guard);
+        *waited += blocked.elapsed();
         v
+    }
+
+    /// The next unit of work.
+    fn claim(&self) -> usize {
+        self.next_unit.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Rests for `time` (or until the work runs out or the workers stop), unless this is the
+    /// only worker still working; the others go on claiming units meanwhile.
+    fn rest(&self, time: Duration) {
+        let leave = |a: usize| (a > 1).then(|| a - 1);
+        if self.active.fetch_update(Ordering::SeqCst, Ordering::SeqCst, leave).is_err() {
+            return;
+        }
+        let until = Instant::now() + time;
+        let mut guard = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        self.resting.fetch_add(1, Ordering::SeqCst);
+        loop {
+            let now = Instant::now();
+            if now >= until || self.stop.load(Ordering::SeqCst) || self.done.load(Ordering::SeqCst)
+            {
+                break;
+            }
+            guard = self
+                .rested
+                .wait_timeout(guard, until - now)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+        self.resting.fetch_sub(1, Ordering::SeqCst);
+        self.active.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Says that the units have run out, waking the resting workers.
+    fn finish(&self) {
+        self.done.store(true, Ordering::SeqCst);
+        self.wake_resting();
+    }
+
+    fn wake_resting(&self) {
+        if self.resting.load(Ordering::SeqCst) > 0 {
+            drop(self.lock.lock().unwrap_or_else(PoisonError::into_inner));
+            self.rested.notify_all();
+        }
     }
 
     /// The values published, in order, up to the first heap left pending; and why the meter
@@ -485,8 +548,8 @@ impl Handoff {
     }
 }
 
-/// Worker `t`: values its units of heaps (see below) into `results`, reading the others' values
-/// from there as they arrive.
+/// A worker: claims units of heaps (see below) in order and publishes their values in `handoff`,
+/// reading the others' values from there as they arrive; rests while it would mostly wait.
 ///
 /// A pair of heaps `n`, `n + 1` is valued in one pass ([`pass_two`]), which needs every value up
 /// to `n + 1 - reach` (the splits of heap `n` reach no heap above `n - reach`); the moves that
@@ -495,8 +558,6 @@ impl Handoff {
 /// the first value of the other worker's pair.
 #[allow(clippy::too_many_arguments)]
 fn work(
-    t: usize,
-    threads: usize,
     from: usize,
     rules: &OctalMoves,
     mirror: &mut Mirror,
@@ -520,15 +581,16 @@ fn work(
     let reach = rules.split2.iter().map(|&k| k + 1).min().unwrap_or(window).max(window);
     let mut bits = mirror.values().iter().map(|&v| 16 - v.leading_zeros()).max().unwrap_or(0);
     let end = handoff.end();
-    // Worker `t` takes units `t, t + threads, ...`. When the splits of a pair of heaps reach no
-    // heap of the pair before it (`reach` of 4 or more), unit 0 is heap `from` alone and unit
-    // `u > 0` heaps `from + 2u - 1` and `from + 2u`: the short first unit puts worker 0 half a
-    // pair ahead, so that each worker's values are due about half a pass before the other needs
-    // them. Otherwise (.07: `reach` 3) a pair would wait for the pair before it, and unit `u` is
-    // heap `from + u` alone.
+    // Workers claim units in order. When the splits of a pair of heaps reach no heap of the
+    // pair before it (`reach` of 4 or more), unit 0 is heap `from` alone and unit `u > 0` heaps
+    // `from + 2u - 1` and `from + 2u`: the short first unit puts its worker half a pair ahead,
+    // so that each worker's values are due about half a pass before the other needs them.
+    // Otherwise (.07: `reach` 3) a pair would wait for the pair before it, and unit `u` is heap
+    // `from + u` alone.
     let pairs = reach >= 4;
-    let mut unit = t;
+    let mut watch = Watch::new();
     loop {
+        let unit = handoff.claim();
         let n = match (pairs, unit) {
             (true, 0) | (false, _) => from + unit,
             (true, _) => from + 2 * unit - 1,
@@ -538,7 +600,7 @@ fn work(
         }
         let last = if pairs && unit > 0 { (n + 1).min(end - 1) } else { n };
         let need = (last + 1).saturating_sub(reach).max(from);
-        if !catch_up(mirror, need, handoff, &mut bits) {
+        if !catch_up(mirror, need, handoff, &mut bits, &mut watch.waited) {
             return;
         }
         let used = bits.max(6);
@@ -547,11 +609,12 @@ fn work(
             return;
         }
         let guess = guess(mirror.values());
+        let waited = &mut watch.waited;
         let wait = |mirror: &mut Mirror| {
             let need = (last + 1).saturating_sub(window).max(from);
             // A value the pass did not allow for stops the pipeline too: the engine carries on
             // from the values found.
-            catch_up(mirror, need, handoff, &mut bits) && bits <= used
+            catch_up(mirror, need, handoff, &mut bits, waited) && bits <= used
         };
         let Some(values) = unit_values(mirror, rules, n..=last, used, guess, wait, s) else {
             handoff.halt();
@@ -565,7 +628,74 @@ fn work(
             handoff.fail(stopped);
             return;
         }
-        unit += threads;
+        if watch.starved(heaps * n as u64) {
+            // Waiting more than working: the worker this one waits for is not running (more
+            // busy threads than cores). Rest a while, leaving the units to the others.
+            let rest = watch.rest_for();
+            handoff.rest(rest);
+            watch.restart();
+        }
+    }
+    // Out of units: a resting worker need not wait for its time to end.
+    handoff.finish();
+}
+
+/// Minimum work (about one unit per split) between two looks at how long a worker waited.
+const WATCH_WORK: u64 = 1 << 20;
+/// Least time over which a worker's waiting is judged.
+const WATCH_TIME: Duration = Duration::from_millis(10);
+/// A worker that waited more than this share of the time rests.
+const STARVED: f64 = 0.3;
+/// The first rest of a starved worker; each rest in a row doubles it, up to [`MAX_REST`].
+const FIRST_REST: Duration = Duration::from_millis(20);
+/// The longest rest.
+const MAX_REST: Duration = Duration::from_millis(640);
+
+/// How long a worker waited for others' values lately, to tell when it should rest.
+struct Watch {
+    since: Instant,
+    work: u64,
+    /// Time blocked waiting since `since`.
+    waited: Duration,
+    /// Rests in a row.
+    rests: u32,
+}
+
+impl Watch {
+    fn new() -> Self {
+        Watch { since: Instant::now(), work: 0, waited: Duration::ZERO, rests: 0 }
+    }
+
+    /// Counts `work` more; whether the worker waited for more than [`STARVED`] of the time of
+    /// the last [`WATCH_TIME`] or more (the clock is read every [`WATCH_WORK`] of work).
+    fn starved(&mut self, work: u64) -> bool {
+        self.work += work + 1;
+        if self.work < WATCH_WORK {
+            return false;
+        }
+        self.work = 0;
+        let elapsed = self.since.elapsed();
+        if elapsed < WATCH_TIME {
+            return false;
+        }
+        let starved = self.waited.as_secs_f64() > STARVED * elapsed.as_secs_f64();
+        if !starved {
+            self.rests = 0;
+        }
+        self.since = Instant::now();
+        self.waited = Duration::ZERO;
+        starved
+    }
+
+    /// How long to rest now: longer for each rest in a row.
+    fn rest_for(&mut self) -> Duration {
+        let rest = FIRST_REST.saturating_mul(1 << self.rests.min(5)).min(MAX_REST);
+        self.rests += 1;
+        rest
+    }
+
+    fn restart(&mut self) {
+        (self.since, self.work, self.waited) = (Instant::now(), 0, Duration::ZERO);
     }
 }
 
@@ -603,10 +733,16 @@ fn unit_values(
 
 /// Pushes onto `mirror` the values of the heaps below `upto` (those before the handoff's first
 /// are there) as the workers publish them, widening `bits` to them; `false` if told to stop
-/// first.
-fn catch_up(mirror: &mut Mirror, upto: usize, handoff: &Handoff, bits: &mut u32) -> bool {
+/// first. Adds the time it blocked to `waited`.
+fn catch_up(
+    mirror: &mut Mirror,
+    upto: usize,
+    handoff: &Handoff,
+    bits: &mut u32,
+    waited: &mut Duration,
+) -> bool {
     while mirror.len() < upto {
-        let Some(v) = handoff.wait_for(mirror.len()) else {
+        let Some(v) = handoff.wait_for(mirror.len(), waited) else {
             return false;
         };
         *bits = (*bits).max(32 - v.leading_zeros());
