@@ -6,7 +6,8 @@ use plotters::prelude::*;
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use xo_core::budget::{Budget, Limit, Meter};
 use xo_core::games::octal::OctalGame;
 use xo_core::solve::grundy::{find_period, max_heap, Grundy, NimSequence, Summary};
 
@@ -77,21 +78,18 @@ pub fn report(game: &str, upto: usize, max_time: Duration) -> Result<GrundyRepor
     if upto > limit {
         bail!("--upto {upto} is too large: at most {limit} for {parsed}");
     }
-    let start = Instant::now();
     let mut seq = NimSequence::new(parsed.clone());
-    // In blocks, so that a slow game stops near the time limit instead of running on.
-    let mut next = 0usize;
-    while next <= upto {
-        let block_end = (next + 4095).min(upto);
-        seq.extend_to(block_end);
-        next = block_end + 1;
-        if next <= upto && start.elapsed() > max_time {
-            bail!(
-                "gave up after {} s at heap {next} of {upto}: use a smaller --upto or a larger \
-                 --max-seconds",
-                max_time.as_secs()
-            );
+    let meter = Meter::new(Budget::default().with_timeout(max_time));
+    if let Err(stopped) = seq.extend_within(upto, &meter) {
+        if stopped.limit != Limit::Time {
+            bail!("{stopped}");
         }
+        let next = seq.values().len();
+        bail!(
+            "gave up after {} s at heap {next} of {upto}: use a smaller --upto or a larger \
+             --max-seconds",
+            max_time.as_secs()
+        );
     }
     let values = seq.values()[..=upto].to_vec();
     let period = find_period(&parsed, &values);

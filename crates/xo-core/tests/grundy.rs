@@ -2,10 +2,12 @@
 
 use proptest::prelude::*;
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
+use xo_core::budget::{Budget, Limit, Meter};
 use xo_core::games::octal::OctalGame;
 use xo_core::solve::grundy::{
-    analyse_sum, filtered_pass_available, find_period, nim_sequence, nim_sequence_plain, Method,
-    NimSequence, Periodicity, Summary,
+    analyse_sum, filtered_pass_available, filtered_pass_unavailable_reason, find_period,
+    nim_sequence, nim_sequence_plain, Method, NimSequence, Periodicity, Summary,
 };
 use xo_core::Value;
 
@@ -69,6 +71,7 @@ fn methods_agree_with_plain_on_named_games() {
         for method in [
             Method::Auto,
             Method::Filtered,
+            Method::FilteredScalar,
             Method::Bitset,
             Method::Sparse { review_from: 8, force: true },
             Method::Sparse { review_from: 100, force: false },
@@ -96,6 +99,13 @@ fn candidate_testing_on_two_threads_matches_bitset() {
     assert!(stats.candidates_rejected > 0);
 }
 
+/// Says, in the test output, when the AVX-512 kernel's half of a test was skipped, and why.
+fn report_avx512(test: &str) {
+    if let Some(why) = filtered_pass_unavailable_reason() {
+        eprintln!("note: {test}: AVX-512 half skipped ({why}); the scalar kernel was tested");
+    }
+}
+
 #[test]
 fn filtered_pass_on_threads_matches_bitset() {
     // From 2^12 heaps on, the filtered pass spreads heaps over the cores (as many as the rules'
@@ -116,7 +126,21 @@ fn filtered_pass_on_threads_matches_bitset() {
         } else {
             assert_eq!(stats.filtered_heaps, 0);
         }
+        // The same passes with the scalar kernel, on any CPU.
+        let mut scalar = NimSequence::with_method(g.clone(), Method::FilteredScalar);
+        for upto in [5000, 5001, 9000, n] {
+            scalar.extend_to(upto);
+        }
+        assert_eq!(scalar.values(), filtered.values(), "{code}");
+        let scalar_stats = scalar.stats();
+        assert!(scalar_stats.filtered_heaps > 10_000, "{code}: {scalar_stats:?}");
+        if filtered_pass_available() {
+            // The same heaps filtered (which worker took which heaps, and so the guesses and
+            // passes, depends on timing).
+            assert_eq!(scalar_stats.filtered_heaps, stats.filtered_heaps, "{code}");
+        }
     }
+    report_avx512("filtered_pass_on_threads_matches_bitset");
 }
 
 #[test]
@@ -156,8 +180,11 @@ proptest! {
         // The filtered pass filters heaps with more than 1024 splits, and spreads heaps over
         // threads from 4096 on.
         let long = 5000;
+        let plain_long = nim_sequence_plain(&g, long);
         let mut filtered = NimSequence::with_method(g.clone(), Method::Filtered);
-        prop_assert_eq!(filtered.extend_to(long), &nim_sequence_plain(&g, long)[..]);
+        prop_assert_eq!(filtered.extend_to(long), &plain_long[..]);
+        let mut scalar = NimSequence::with_method(g.clone(), Method::FilteredScalar);
+        prop_assert_eq!(scalar.extend_to(long), &plain_long[..]);
         prop_assert_eq!(&nim_sequence(&g, n), &plain);
         // A reported period holds on three times the data.
         if let Some(p) = find_period(&g, &plain) {
@@ -258,4 +285,86 @@ fn wins(g: &OctalGame, heaps: Vec<usize>, memo: &mut HashMap<Vec<usize>, bool>) 
     }
     memo.insert(heaps, result);
     result
+}
+
+// Budgets: `extend_within` stops at the meter's limits and keeps what it computed.
+
+#[test]
+fn a_tiny_node_budget_stops_extend_within_and_keeps_correct_values() {
+    let g = OctalGame::dot007();
+    let meter = Meter::new(Budget::default().with_max_nodes(100));
+    let mut seq = NimSequence::new(g.clone());
+    let stopped = seq.extend_within(200_000, &meter).unwrap_err();
+    assert_eq!(stopped.limit, Limit::Nodes);
+    let got = seq.values().len();
+    assert!(got > 100 && got < 200_001, "{got}");
+    assert_eq!(stopped.reached, format!("Grundy values up to heap {} of 200000", got - 1));
+    assert_eq!(seq.values(), &nim_sequence_plain(&g, got - 1)[..]);
+    // The values kept are a good start for the next call.
+    assert!(seq.extend_within(got + 10, &Meter::new(Budget::default())).is_ok());
+    assert_eq!(seq.values(), &nim_sequence_plain(&g, got + 10)[..]);
+}
+
+#[test]
+fn a_zero_timeout_stops_extend_within_at_the_first_reading_of_the_clock() {
+    let g = game("0.07");
+    let meter = Meter::new(Budget::default().with_timeout(Duration::ZERO));
+    let mut seq = NimSequence::new(g.clone());
+    let stopped = seq.extend_within(1_000_000, &meter).unwrap_err();
+    assert_eq!(stopped.limit, Limit::Time);
+    let got = seq.values().len();
+    assert!(got < 20_000, "{got}");
+    assert_eq!(seq.values(), &nim_sequence_plain(&g, got - 1)[..]);
+    // A stopped meter stops every later call that has work to do, at once.
+    let again = seq.extend_within(1_000_000, &meter).unwrap_err();
+    assert_eq!(again.limit, Limit::Time);
+}
+
+#[test]
+fn a_memory_budget_too_small_stops_extend_within_before_allocating() {
+    let mut seq = NimSequence::new(OctalGame::dot007());
+    seq.extend_to(100);
+    let meter = Meter::new(Budget::default().with_memory(100_000));
+    let stopped = seq.extend_within(1_000_000, &meter).unwrap_err();
+    assert_eq!(stopped.limit, Limit::Memory);
+    assert_eq!(stopped.nodes, 0);
+    assert_eq!(seq.values().len(), 101);
+    assert_eq!(stopped.reached, "Grundy values up to heap 100 of 1000000");
+    // Within the budget, the same meter would have allowed a smaller extension, but it has
+    // stopped: every later call with work to do fails with the same limit.
+    assert_eq!(seq.extend_within(200, &meter).unwrap_err().limit, Limit::Memory);
+    // Values already there need no memory.
+    assert!(seq.extend_within(100, &meter).is_ok());
+}
+
+#[test]
+fn the_worker_threads_stop_promptly_when_the_meter_does() {
+    // From 2^12 heaps the filtered pass runs on worker threads (where the CPU has AVX-512; the
+    // other methods elsewhere): a timeout, and a cancel from another thread, stop them within
+    // milliseconds of work.
+    let g = OctalGame::dot007();
+    for cancel in [false, true] {
+        let budget = Budget::default().with_timeout(Duration::from_millis(300));
+        let meter = Meter::new(if cancel { Budget::default() } else { budget });
+        let mut seq = NimSequence::new(g.clone());
+        let started = Instant::now();
+        let stopped = std::thread::scope(|s| {
+            if cancel {
+                s.spawn(|| {
+                    std::thread::sleep(Duration::from_millis(300));
+                    meter.cancel();
+                });
+            }
+            seq.extend_within(10_000_000, &meter).unwrap_err()
+        });
+        let took = started.elapsed();
+        assert_eq!(stopped.limit, Limit::Time, "cancel {cancel}");
+        assert!(took < Duration::from_secs(3), "cancel {cancel}: took {took:?}");
+        let got = seq.values().len();
+        assert!(got > 4096 && got < 10_000_001, "cancel {cancel}: {got}");
+        let check = got.min(20_000);
+        let mut bitset = NimSequence::with_method(g.clone(), Method::Bitset);
+        assert_eq!(&seq.values()[..check], bitset.extend_to(check - 1), "cancel {cancel}");
+        assert!(meter.nodes() >= got as u64 - 1, "cancel {cancel}: {} < {got}", meter.nodes());
+    }
 }

@@ -2,7 +2,7 @@
 
 use super::{Answerer, CaseError};
 use std::io::Write;
-use xo_core::budget::{Limit, Meter};
+use xo_core::budget::Meter;
 use xo_core::games::octal::OctalGame;
 use xo_core::games::treblecross::TreblecrossStrip;
 use xo_core::solve::grundy::NimSequence;
@@ -57,15 +57,10 @@ impl Answerer for TreblecrossAnswerer {
     fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), CaseError> {
         let strip = TreblecrossStrip::parse(case)
             .map_err(|e| format!("expected a strip over '.X' of at least 3 cells: {e}"))?;
-        let timeout = self.meter.budget().timeout.saturating_sub(self.meter.elapsed());
-        let deadline = std::time::Instant::now().checked_add(timeout);
-        let analysis = strip.analyse_within(&mut self.values, deadline).map_err(|u| {
-            self.meter.halt(Limit::Time).reaching(format!(
-                "a free run of {} cells needs Grundy values up to heap {}, computed up to {}",
-                u.needed - 2,
-                u.needed,
-                u.reached.saturating_sub(1)
-            ))
+        let analysis = strip.analyse_within(&mut self.values, &self.meter).map_err(|stopped| {
+            let longest = strip.free_runs().iter().map(|&(_, len)| len).max().unwrap_or(0);
+            let reached = stopped.reached.clone();
+            stopped.reaching(format!("a free run of {longest} cells ({reached})"))
         })?;
         self.meter.check()?;
         out.extend_from_slice(if analysis.winning { b"WINNING\n" } else { b"LOSING\n" });

@@ -248,7 +248,8 @@ impl Board {
     pub fn playable(&self, pos: &BoardPosition) -> u64 {
         let empty = self.full & !pos.filled();
         if self.rules.gravity {
-            empty & (self.bottom | (pos.filled() >> self.rules.width))
+            // A board of one row 64 wide has nothing above its bottom row.
+            empty & (self.bottom | pos.filled().checked_shr(self.rules.width).unwrap_or(0))
         } else {
             empty
         }

@@ -8,6 +8,9 @@
 //!
 //! Codes are read as written in the literature (`0.77`, `.07`, `4.07`, hex digits `0-9A-F`), with
 //! an optional `octal:` prefix, and by the names `kayles`, `dawson-kayles` and `treblecross`.
+//!
+//! [`OctalMoves`] reads a code as the table of its moves by what they leave, the form every engine
+//! that values heaps works from.
 
 use std::fmt;
 use std::str::FromStr;
@@ -82,6 +85,97 @@ impl OctalGame {
     /// ```
     pub fn dot007() -> Self {
         OctalGame { digits: vec![0, 0, 0, 7] }
+    }
+
+    /// The moves of the game, by what they leave.
+    ///
+    /// ```
+    /// use xo_core::games::octal::OctalGame;
+    /// let moves = OctalGame::dot007().moves();
+    /// assert_eq!(moves.take_all, vec![3]);
+    /// assert_eq!(moves.split2, vec![3]);
+    /// ```
+    pub fn moves(&self) -> OctalMoves {
+        OctalMoves::new(self)
+    }
+}
+
+/// The moves of an octal game, by what they leave: for each kind of move, the numbers of tokens
+/// `k` that it may remove from one heap.
+///
+/// ```
+/// use xo_core::games::octal::{OctalGame, OctalMoves};
+/// let kayles = OctalMoves::new(&"0.77".parse::<OctalGame>().unwrap());
+/// assert_eq!(kayles.take_all, vec![1, 2]);
+/// assert_eq!(kayles.take_some, vec![1, 2]);
+/// assert_eq!(kayles.split2, vec![1, 2]);
+/// assert!(kayles.split3.is_empty());
+/// assert_eq!((kayles.window(), kayles.max_parts(), kayles.split_parity()), (1, 2, None));
+/// let dawson = OctalMoves::new(&"0.07".parse::<OctalGame>().unwrap());
+/// assert_eq!((dawson.window(), dawson.split_parity()), (2, Some(0)));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OctalMoves {
+    /// `k` such that a heap of exactly `k` may be removed whole.
+    pub take_all: Vec<usize>,
+    /// `k` such that `k` tokens may be removed leaving one non-empty heap.
+    pub take_some: Vec<usize>,
+    /// `k` such that `k` tokens may be removed leaving two non-empty heaps.
+    pub split2: Vec<usize>,
+    /// `k` such that `k` tokens may be removed leaving three non-empty heaps.
+    pub split3: Vec<usize>,
+}
+
+impl OctalMoves {
+    /// The moves of `game`.
+    pub fn new(game: &OctalGame) -> Self {
+        let mut moves = OctalMoves {
+            take_all: Vec::new(),
+            take_some: Vec::new(),
+            split2: Vec::new(),
+            split3: Vec::new(),
+        };
+        for (k, &d) in game.digits().iter().enumerate() {
+            if k > 0 && d & 1 != 0 {
+                moves.take_all.push(k);
+            }
+            if k > 0 && d & 2 != 0 {
+                moves.take_some.push(k);
+            }
+            if d & 4 != 0 {
+                moves.split2.push(k);
+            }
+            if d & 8 != 0 {
+                moves.split3.push(k);
+            }
+        }
+        moves
+    }
+
+    /// How many consecutive heaps depend only on smaller heaps than all of them: heap `n` leaves
+    /// no heap above `n - window` (`usize::MAX` when no move leaves a heap).
+    pub fn window(&self) -> usize {
+        let some = self.take_some.iter().copied();
+        let split2 = self.split2.iter().map(|&k| k + 1);
+        let split3 = self.split3.iter().map(|&k| k + 2);
+        some.chain(split2).chain(split3).min().unwrap_or(usize::MAX)
+    }
+
+    /// The most heaps one move can leave (1, 2 or 3).
+    pub fn max_parts(&self) -> usize {
+        if !self.split3.is_empty() {
+            3
+        } else if !self.split2.is_empty() {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The parity of the counts removed by every two-heap split, if they share one.
+    pub fn split_parity(&self) -> Option<usize> {
+        let first = self.split2.first()? % 2;
+        self.split2.iter().all(|&k| k % 2 == first).then_some(first)
     }
 }
 

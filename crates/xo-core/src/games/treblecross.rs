@@ -4,10 +4,8 @@
 //! cells at distance three or more from every X are worth playing. Those cells form free runs, and a
 //! move in a run of L cells leaves runs of `i - 2` and `L - 3 - i` cells: a run of L is a heap of
 //! L + 2 in the octal game .007, and the strip is won exactly when the XOR of its runs' values is
-//! not zero. Analysis is linear in the strip's length once the values exist.
-
-use crate::solve::grundy::{Grundy, NimSequence};
-use std::time::Instant;
+//! not zero. Analysis is linear in the strip's length once the values exist; it lives with the
+//! engines, in `solve::treblecross`.
 
 /// A validated Treblecross strip: `true` where an X stands. At least three cells.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,26 +31,6 @@ pub enum StripError {
     },
 }
 
-/// Why [`TreblecrossStrip::analyse_within`] gave up: the strip needs .007 values up to heap
-/// `needed` (a free run of `needed - 2` cells), and the deadline passed with values up to heap
-/// `reached - 1`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Unfinished {
-    /// The largest heap the strip needs.
-    pub needed: usize,
-    /// How many values were computed when time ran out.
-    pub reached: usize,
-}
-
-/// The outcome of a strip for the player to move, and every winning move (0-based cells).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Analysis {
-    /// Whether the player to move wins with perfect play.
-    pub winning: bool,
-    /// Every cell where an X keeps the win, increasing; empty when losing.
-    pub winning_moves: Vec<usize>,
-}
-
 impl TreblecrossStrip {
     /// Reads a strip over `.` (empty) and `X`.
     ///
@@ -72,6 +50,20 @@ impl TreblecrossStrip {
                 _ => Err(StripError::BadChar { ch: b as char, column: i + 1, alphabet: "'.X'" }),
             })
             .collect::<Result<Vec<bool>, _>>()?;
+        if cells.len() < 3 {
+            return Err(StripError::TooShort(cells.len()));
+        }
+        Ok(TreblecrossStrip { cells })
+    }
+
+    /// A strip of the given cells, `true` for an X (at least three).
+    ///
+    /// ```
+    /// use xo_core::games::treblecross::TreblecrossStrip;
+    /// assert_eq!(TreblecrossStrip::from_cells(vec![false, true, false]).unwrap().len(), 3);
+    /// assert!(TreblecrossStrip::from_cells(vec![true]).is_err());
+    /// ```
+    pub fn from_cells(cells: Vec<bool>) -> Result<Self, StripError> {
         if cells.len() < 3 {
             return Err(StripError::TooShort(cells.len()));
         }
@@ -139,73 +131,5 @@ impl TreblecrossStrip {
             }
         }
         runs
-    }
-
-    /// Solves the strip for the player to move. `seq` must be the .007 nim-sequence; it is extended
-    /// as far as this strip needs.
-    ///
-    /// ```
-    /// use xo_core::games::octal::OctalGame;
-    /// use xo_core::games::treblecross::TreblecrossStrip;
-    /// use xo_core::solve::grundy::NimSequence;
-    /// let mut seq = NimSequence::new(OctalGame::dot007());
-    /// let a = TreblecrossStrip::parse(b".....").unwrap().analyse(&mut seq);
-    /// assert!(a.winning);
-    /// assert_eq!(a.winning_moves, vec![2]);
-    /// ```
-    pub fn analyse(&self, seq: &mut NimSequence) -> Analysis {
-        self.analyse_within(seq, None).expect("no deadline")
-    }
-
-    /// Like [`TreblecrossStrip::analyse`], but giving up once `deadline` has passed while
-    /// extending `seq` (see [`NimSequence::extend_within`]; strips needing no more than a few
-    /// thousand values always finish).
-    ///
-    /// ```
-    /// use std::time::Instant;
-    /// use xo_core::games::octal::OctalGame;
-    /// use xo_core::games::treblecross::TreblecrossStrip;
-    /// use xo_core::solve::grundy::NimSequence;
-    /// let mut seq = NimSequence::new(OctalGame::dot007());
-    /// let now = Some(Instant::now());
-    /// assert!(TreblecrossStrip::parse(b".....").unwrap().analyse_within(&mut seq, now).is_ok());
-    /// let long = TreblecrossStrip::parse(&vec![b'.'; 1_000_000]).unwrap();
-    /// assert_eq!(long.analyse_within(&mut seq, now).unwrap_err().needed, 1_000_002);
-    /// ```
-    pub fn analyse_within(
-        &self,
-        seq: &mut NimSequence,
-        deadline: Option<Instant>,
-    ) -> Result<Analysis, Unfinished> {
-        if self.is_won() {
-            return Ok(Analysis { winning: false, winning_moves: Vec::new() });
-        }
-        let immediate = self.immediate_wins();
-        if !immediate.is_empty() {
-            return Ok(Analysis { winning: true, winning_moves: immediate });
-        }
-        let runs = self.free_runs();
-        // A free run of `len` cells is a .007 heap of `len + 2`.
-        let needed = runs.iter().map(|&(_, len)| len).max().unwrap_or(0) + 2;
-        let g007 = seq
-            .extend_within(needed, deadline)
-            .map_err(|reached| Unfinished { needed, reached })?;
-        let run_value = |len: usize| -> Grundy { g007[len + 2] };
-        let total = runs.iter().fold(0, |acc, &(_, len)| acc ^ run_value(len));
-        if total == 0 {
-            return Ok(Analysis { winning: false, winning_moves: Vec::new() });
-        }
-        let mut winning_moves = Vec::new();
-        for &(start, len) in &runs {
-            let target = total ^ run_value(len);
-            for i in 0..len {
-                let left = run_value(i.saturating_sub(2));
-                let right = run_value((len - 1 - i).saturating_sub(2));
-                if left ^ right == target {
-                    winning_moves.push(start + i);
-                }
-            }
-        }
-        Ok(Analysis { winning: true, winning_moves })
     }
 }

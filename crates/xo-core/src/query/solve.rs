@@ -159,21 +159,17 @@ fn treblecross(
     report: &mut SolveReport,
 ) -> Result<(), Stopped> {
     meter.reserve(pos.cells().len() as u64)?;
-    let text: Vec<u8> = pos.cells().iter().map(|&c| if c == 0 { b'.' } else { b'X' }).collect();
-    let strip = TreblecrossStrip::parse(&text).expect("the query checked the strip");
+    let cells = pos.cells().iter().map(|&c| c != 0).collect();
+    let strip = TreblecrossStrip::from_cells(cells).expect("the query checked the strip");
     let mut seq = NimSequence::new(crate::games::octal::OctalGame::dot007());
-    let timeout = meter.budget().timeout.saturating_sub(meter.elapsed());
-    let deadline = std::time::Instant::now().checked_add(timeout);
-    let analysis = strip.analyse_within(&mut seq, deadline).map_err(|u| {
-        meter.halt(crate::budget::Limit::Time).reaching(format!(
-            "Grundy values up to heap {} of {}",
-            u.reached.saturating_sub(1),
-            u.needed
-        ))
-    })?;
+    let analysis = strip.analyse_within(&mut seq, meter)?;
     meter.check()?;
     report.value = Some(if analysis.winning { Value::Win } else { Value::Loss });
-    if value_only || strip.is_won() {
+    if value_only {
+        return Ok(());
+    }
+    if strip.is_won() {
+        report.moves = Some(Vec::new()); // the game is over: no moves
         return Ok(());
     }
     let winning: Vec<usize> = analysis.winning_moves;

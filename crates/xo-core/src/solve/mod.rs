@@ -8,3 +8,4 @@ pub mod minimax;
 pub mod negamax;
 pub mod reach;
 pub mod table;
+pub mod treblecross;

@@ -1,9 +1,9 @@
 //! What people read off a nim-sequence: its period, proven by the Guy-Smith periodicity theorem,
 //! and summary figures (largest value, rare and common values under the best sparse-space mask).
 
-use super::engine::{best_mask, bits_for, split_parity, Rules};
+use super::engine::{best_mask, bits_for};
 use super::{Grundy, SparseMask};
-use crate::games::octal::OctalGame;
+use crate::games::octal::{OctalGame, OctalMoves};
 
 /// An ultimately periodic nim-sequence: `g(n + period) == g(n)` for every `n >= preperiod`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub struct Periodicity {
 /// assert_eq!(find_period(&kayles, &nim_sequence(&kayles, 100)), None);
 /// ```
 pub fn find_period(game: &OctalGame, values: &[Grundy]) -> Option<Periodicity> {
-    let rules = Rules::new(game);
+    let rules = OctalMoves::new(game);
     let h = rules.max_parts();
     let t = game.digits().len() - 1;
     let extra = usize::from(h == 1);
@@ -104,11 +104,11 @@ impl Summary {
             .copied()
             .enumerate()
             .fold((0, 0), |(bi, bv), (i, v)| if v > bv { (i, v) } else { (bi, bv) });
-        let rules = Rules::new(game);
+        let rules = OctalMoves::new(game);
         let mask = if largest == 0 {
             None
         } else {
-            best_mask(values, bits_for(values), split_parity(&rules)).map(|(m, _)| m)
+            best_mask(values, bits_for(values), rules.split_parity()).map(|(m, _)| m)
         };
         let rare = |x: usize| mask.is_none_or(|m| m.is_rare(x, values[x]));
         let tail = values.len().saturating_sub(1);

@@ -19,9 +19,11 @@
 //! decides the speed.
 
 use super::filter;
+use super::kernel::Kernel;
 use super::scan::{self, Mirror, ScanStats};
 use super::Grundy;
-use crate::games::octal::OctalGame;
+use crate::budget::{Meter, Stopped};
+use crate::games::octal::{OctalGame, OctalMoves};
 
 /// Heaps computed before the first choice of a mask, with the default method.
 pub(crate) const DEFAULT_REVIEW_FROM: usize = 1024;
@@ -35,67 +37,14 @@ const PROBE_EVERY: usize = 64;
 const PIPELINE_HEAPS: usize = 1 << 12;
 /// Most threads the filtered pass uses.
 const MAX_THREADS: usize = 4;
+/// Work (about one unit per split looked at) between two readings of the meter's clock: a few
+/// milliseconds at most.
+const CHECK_WORK: u64 = 1 << 22;
+/// Bytes per heap of each `u16` mirror of the values (forward and reversed, with their byte
+/// planes, and room to grow).
+const MIRROR_BYTES: u64 = 12;
 /// Largest value bit-length for which a mask is searched (the search is `O(b 2^b)`).
 const MASK_SEARCH_BITS: u32 = 22;
-
-/// The moves of an octal game, by what they leave.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Rules {
-    /// `k` such that a heap of exactly `k` may be removed whole.
-    pub take_all: Vec<usize>,
-    /// `k` such that `k` tokens may be removed leaving one non-empty heap.
-    pub take_some: Vec<usize>,
-    /// `k` such that `k` tokens may be removed leaving two non-empty heaps.
-    pub split2: Vec<usize>,
-    /// `k` such that `k` tokens may be removed leaving three non-empty heaps.
-    pub split3: Vec<usize>,
-}
-
-impl Rules {
-    pub fn new(game: &OctalGame) -> Self {
-        let mut rules = Rules {
-            take_all: Vec::new(),
-            take_some: Vec::new(),
-            split2: Vec::new(),
-            split3: Vec::new(),
-        };
-        for (k, &d) in game.digits().iter().enumerate() {
-            if k > 0 && d & 1 != 0 {
-                rules.take_all.push(k);
-            }
-            if k > 0 && d & 2 != 0 {
-                rules.take_some.push(k);
-            }
-            if d & 4 != 0 {
-                rules.split2.push(k);
-            }
-            if d & 8 != 0 {
-                rules.split3.push(k);
-            }
-        }
-        rules
-    }
-
-    /// How many consecutive heaps depend only on smaller heaps than all of them: heap `n` needs no
-    /// value of a heap above `n - window`.
-    pub fn window(&self) -> usize {
-        let some = self.take_some.iter().copied();
-        let split2 = self.split2.iter().map(|&k| k + 1);
-        let split3 = self.split3.iter().map(|&k| k + 2);
-        some.chain(split2).chain(split3).min().unwrap_or(usize::MAX)
-    }
-
-    /// The most heaps one move can leave (1, 2 or 3).
-    pub fn max_parts(&self) -> usize {
-        if !self.split3.is_empty() {
-            3
-        } else if !self.split2.is_empty() {
-            2
-        } else {
-            1
-        }
-    }
-}
 
 /// How [`NimSequence`](super::NimSequence) computes values. Every method gives the same values;
 /// they differ in speed only.
@@ -119,6 +68,10 @@ pub enum Method {
     /// below 2^12, a CPU with AVX-512), on every core that helps; [`Method::Auto`] without the
     /// sparse space for the others.
     Filtered,
+    /// [`Method::Filtered`] with the scalar kernel, on any CPU: the same passes, work counters
+    /// included, several times slower than the AVX-512 kernel (and than [`Method::Auto`] without
+    /// it). For testing the filtered pass where AVX-512 is missing, and against it where not.
+    FilteredScalar,
     /// Candidate testing for every heap (no sparse space): scatter `prefix` splits of each
     /// splitting move, spread evenly, then test the least unseen value against all the splits with
     /// a vectorised scan. Falls back to the bitset mex for three-heap moves and values of 2^15 or
@@ -206,7 +159,7 @@ impl SparseMask {
 /// The incremental engine: values so far plus the sparse-space bookkeeping.
 #[derive(Debug, Clone)]
 pub(crate) struct Engine {
-    rules: Rules,
+    rules: OctalMoves,
     method: Method,
     values: Vec<Grundy>,
     /// Every value so far is below `1 << bits`; at least 6.
@@ -234,8 +187,9 @@ pub(crate) struct Engine {
     split_parity: Option<usize>,
     /// The heap count at which the mask is next reviewed.
     next_review: usize,
-    /// Whether the filtered pass is on (it also needs the mirror and values below 2^12).
-    filtered: bool,
+    /// The kernel of the filtered pass, if it is on (it also needs the mirror and values below
+    /// 2^12).
+    kernel: Option<Kernel>,
     /// Threads for the filtered pass.
     threads: usize,
     /// The filtered pass's scratch on this thread, and its workers.
@@ -246,14 +200,17 @@ pub(crate) struct Engine {
 
 impl Engine {
     pub fn new(game: &OctalGame, method: Method) -> Self {
-        let rules = Rules::new(game);
+        let rules = OctalMoves::new(game);
         let next_review = match method {
             Method::Auto => DEFAULT_REVIEW_FROM,
-            Method::Bitset | Method::Candidates { .. } | Method::Filtered => usize::MAX,
+            Method::Bitset
+            | Method::Candidates { .. }
+            | Method::Filtered
+            | Method::FilteredScalar => usize::MAX,
             Method::Sparse { review_from, .. } => review_from.max(2),
         };
         let (mirror, prefix) = match method {
-            Method::Auto | Method::Filtered if rules.max_parts() == 2 => {
+            Method::Auto | Method::Filtered | Method::FilteredScalar if rules.max_parts() == 2 => {
                 (Some(Mirror::default()), 0)
             }
             Method::Candidates { prefix } if rules.max_parts() == 2 => {
@@ -266,11 +223,14 @@ impl Engine {
         } else {
             usize::MAX
         };
-        let split_parity = split_parity(&rules);
+        let split_parity = rules.split_parity();
         let bits = 6;
-        let filtered = matches!(method, Method::Auto | Method::Filtered)
-            && rules.max_parts() == 2
-            && filter::available();
+        let kernel = match method {
+            _ if rules.max_parts() != 2 => None,
+            Method::Auto | Method::Filtered => Kernel::avx512(),
+            Method::FilteredScalar => Some(Kernel::Scalar),
+            _ => None,
+        };
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let threads = cores.min(rules.window()).min(MAX_THREADS);
         Engine {
@@ -289,9 +249,9 @@ impl Engine {
             auto_candidates: true,
             split_parity,
             next_review,
-            filtered,
+            kernel,
             threads,
-            scratch: filter::Scratch::default(),
+            scratch: filter::Scratch::new(kernel.unwrap_or_default()),
             workers: filter::Workers::default(),
             stats: EngineStats::default(),
         }
@@ -305,7 +265,7 @@ impl Engine {
         self.values
     }
 
-    pub fn rules(&self) -> &Rules {
+    pub fn rules(&self) -> &OctalMoves {
         &self.rules
     }
 
@@ -326,7 +286,7 @@ impl Engine {
 
     /// Whether the next heaps can be valued by the filtered pass.
     fn filtering(&self) -> bool {
-        self.filtered
+        self.kernel.is_some()
             && self.sparse.is_none()
             && self.mirror.is_some()
             && self.bits <= filter::MAX_BITS
@@ -334,9 +294,42 @@ impl Engine {
 
     /// Computes heaps up to `upto` inclusive.
     pub fn extend_to(&mut self, upto: usize) {
-        if self.values.len() <= upto {
-            self.values.reserve(upto + 1 - self.values.len());
+        let unlimited = super::unlimited_meter();
+        self.extend_within(upto, &unlimited).expect("an unlimited meter never stops");
+    }
+
+    /// The bytes the tables sized by the heap count take for `heaps` heaps, about: 4 per value,
+    /// [`MIRROR_BYTES`] for each copy of the values as `u16` (the engine's, and one per worker of
+    /// the filtered pass), 4 per value handed between workers, and 8 per rare heap of the
+    /// sparse-space method (at worst every heap).
+    pub fn bytes_for(&self, heaps: usize) -> u64 {
+        let mirrors = match (&self.mirror, self.kernel) {
+            (None, _) => 0,
+            (Some(_), None) => 1,
+            (Some(_), Some(_)) => 1 + self.threads as u64,
+        };
+        let handed = if self.kernel.is_some() { 4 } else { 0 };
+        let rare = if self.next_review == usize::MAX { 0 } else { 8 };
+        (heaps as u64).saturating_mul(4 + MIRROR_BYTES * mirrors + handed + rare)
+    }
+
+    /// Computes heaps up to `upto` inclusive, spending `meter`: asks it for the memory first
+    /// ([`Engine::bytes_for`]), ticks it once per heap valued, and reads its clock every few
+    /// milliseconds of work (on every thread). Stops when the meter does, keeping every value
+    /// found so far; fails at once if the meter has already stopped. Work too small to reach a
+    /// reading of the clock always finishes.
+    pub fn extend_within(&mut self, upto: usize, meter: &Meter) -> Result<(), Stopped> {
+        if self.values.len() > upto {
+            return Ok(());
         }
+        if meter.is_stopped() {
+            // A meter stopped before (by this job or another sharing it) stops this at once.
+            meter.check()?;
+        }
+        meter.reserve(self.bytes_for(upto + 1))?;
+        self.values.reserve(upto + 1 - self.values.len());
+        let mut pace = Pace::default();
+        let total = upto as u64 + 1;
         while self.values.len() <= upto {
             let n = self.values.len();
             if n == self.next_review {
@@ -345,12 +338,14 @@ impl Engine {
             }
             let last = upto.min(self.next_review.saturating_sub(1));
             if self.filtering() && n >= PIPELINE_HEAPS && self.threads >= 2 && last > n {
-                let found = filter::extend(
+                let (found, stopped) = filter::extend(
                     &self.values,
                     &self.rules,
                     last,
                     self.threads,
+                    self.scratch.kernel,
                     &mut self.workers,
+                    meter,
                 );
                 // The pipeline may stop early (a value needing more bits than its passes
                 // allowed): carry on from the first heap it left, with `n` read afresh.
@@ -358,6 +353,10 @@ impl Engine {
                 for v in found {
                     self.push(v);
                 }
+                if let Some(stopped) = stopped {
+                    return Err(stopped);
+                }
+                meter.set_done(self.values.len() as u64, total)?;
                 if progressed {
                     continue;
                 }
@@ -373,11 +372,20 @@ impl Engine {
                 let (v, w) = self.candidate_pair(n);
                 self.push(v);
                 self.push(w);
+                if pace.step(meter, 2, 2 * n as u64)? {
+                    meter.set_done(self.values.len() as u64, total)?;
+                }
                 continue;
             }
             let v = self.value_of(n);
             self.push(v);
+            if pace.step(meter, 1, n as u64)? {
+                meter.set_done(self.values.len() as u64, total)?;
+            }
         }
+        // Done: the last heaps are counted, but a limit reached now stops nothing.
+        let _ = pace.flush(meter);
+        Ok(())
     }
 
     fn push(&mut self, v: Grundy) {
@@ -614,6 +622,36 @@ impl Engine {
     }
 }
 
+/// How one thread spends a [`Meter`]: counts the heaps it values, and after every
+/// [`CHECK_WORK`] of work ticks the meter with them and reads its clock.
+#[derive(Debug, Default)]
+pub(crate) struct Pace {
+    heaps: u64,
+    work: u64,
+}
+
+impl Pace {
+    /// Counts `heaps` more heaps that took `work` (about one unit per split); fails once the
+    /// meter has stopped. `Ok(true)` when it read the meter's clock.
+    pub fn step(&mut self, meter: &Meter, heaps: u64, work: u64) -> Result<bool, Stopped> {
+        self.heaps += heaps;
+        self.work += work + 1;
+        if self.work < CHECK_WORK {
+            return Ok(false);
+        }
+        self.flush(meter)?;
+        meter.check()?;
+        Ok(true)
+    }
+
+    /// Ticks the meter with the heaps counted since the last tick.
+    pub fn flush(&mut self, meter: &Meter) -> Result<(), Stopped> {
+        let heaps = std::mem::take(&mut self.heaps);
+        self.work = 0;
+        meter.tick(heaps)
+    }
+}
+
 /// The classification under which the fewest heaps `1..values.len()` are rare, with that number
 /// of rare heaps; every value must be below `1 << bits`. `split_parity` is the parity of the counts
 /// removed by every splitting move, if they share one (the domain may count only then). `None`
@@ -655,12 +693,6 @@ pub(crate) fn best_mask(
         consider(&signed, true, split_parity == Some(0));
     }
     best.map(|(s, rare)| (s, rare as usize))
-}
-
-/// The parity of the counts removed by every two-heap split, if they share one.
-pub(crate) fn split_parity(rules: &Rules) -> Option<usize> {
-    let first = rules.split2.first()? % 2;
-    rules.split2.iter().all(|&k| k % 2 == first).then_some(first)
 }
 
 /// In place: `f[m]` becomes the sum over `v` of `f[v] * (-1)^popcount(v & m)`.

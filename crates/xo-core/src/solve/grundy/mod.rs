@@ -14,6 +14,7 @@
 mod analysis;
 mod engine;
 mod filter;
+mod kernel;
 mod plain;
 mod scan;
 mod sum;
@@ -23,8 +24,18 @@ pub use engine::{EngineStats, Method, SparseMask};
 pub use plain::nim_sequence_plain;
 pub use sum::{analyse_sum, analyse_sum_within, SumAnalysis, SumError, SumMove};
 
-use crate::games::octal::OctalGame;
+use crate::budget::{Budget, Meter, Stopped};
+use crate::games::octal::{OctalGame, OctalMoves};
 use engine::Engine;
+
+/// A meter that never stops, for the calls that take none.
+pub(crate) fn unlimited_meter() -> Meter {
+    Meter::new(Budget {
+        max_nodes: u64::MAX,
+        timeout: std::time::Duration::MAX,
+        memory_bytes: u64::MAX,
+    })
+}
 
 /// A Grundy value. Octal games studied so far stay far below 2^16 for the heaps one can compute.
 pub type Grundy = u32;
@@ -39,7 +50,7 @@ pub type Grundy = u32;
 /// assert_eq!(max_heap(&"0.8".parse::<OctalGame>().unwrap()), 4096);
 /// ```
 pub fn max_heap(game: &OctalGame) -> usize {
-    if engine::Rules::new(game).max_parts() >= 3 {
+    if OctalMoves::new(game).max_parts() >= 3 {
         4096
     } else {
         100_000_000
@@ -54,7 +65,18 @@ pub fn max_heap(game: &OctalGame) -> usize {
 /// let _ = filtered_pass_available(); // true on x86_64 CPUs with AVX-512 BW, VBMI, VBMI2, BITALG
 /// ```
 pub fn filtered_pass_available() -> bool {
-    filter::available()
+    kernel::available()
+}
+
+/// Why this CPU cannot run the filtered pass's AVX-512 kernel (the instructions it lacks), or
+/// `None` when it can ([`filtered_pass_available`]). Tests print it when they skip that kernel.
+///
+/// ```
+/// use xo_core::solve::grundy::{filtered_pass_available, filtered_pass_unavailable_reason};
+/// assert_eq!(filtered_pass_unavailable_reason().is_none(), filtered_pass_available());
+/// ```
+pub fn filtered_pass_unavailable_reason() -> Option<String> {
+    kernel::unavailable_reason()
 }
 
 /// The nim-sequence of `game` for heaps `0..=upto`, by the fastest engine available.
@@ -128,35 +150,34 @@ impl NimSequence {
         self.engine.values()
     }
 
-    /// Like [`NimSequence::extend_to`], but in blocks of 4096 heaps, giving up once `deadline`
-    /// has passed (the values computed so far are kept). The first block is always computed (a
-    /// few milliseconds), so that short sequences never fail. `Err` carries how far the sequence
-    /// got.
+    /// Like [`NimSequence::extend_to`], but spending `meter`: it asks the meter for the memory
+    /// of the tables first (4 bytes per value, plus the engine's copies of the values sized by
+    /// the heap count), ticks it once per heap valued, and reads its clock every few
+    /// milliseconds of work on every thread. When the meter stops (a limit reached, or cancelled
+    /// from another thread) it returns the [`Stopped`], saying how far the values got, and keeps
+    /// every value computed so far. Work too small to reach a reading of the clock (a few
+    /// thousand heaps) always finishes.
     ///
     /// ```
-    /// use std::time::{Duration, Instant};
+    /// use std::time::Duration;
+    /// use xo_core::budget::{Budget, Limit, Meter};
     /// use xo_core::games::octal::OctalGame;
     /// use xo_core::solve::grundy::NimSequence;
     /// let mut seq = NimSequence::new(OctalGame::dot007());
-    /// assert!(seq.extend_within(1000, Some(Instant::now() + Duration::from_secs(60))).is_ok());
-    /// assert!(seq.extend_within(2000, Some(Instant::now())).is_ok());
-    /// assert_eq!(seq.extend_within(10_000_000, Some(Instant::now())), Err(2001 + 4096));
+    /// let ample = Meter::new(Budget::default());
+    /// assert!(seq.extend_within(1000, &ample).is_ok());
+    /// let none = || Meter::new(Budget::default().with_timeout(Duration::ZERO));
+    /// assert!(seq.extend_within(2000, &none()).is_ok());
+    /// let stopped = seq.extend_within(10_000_000, &none()).unwrap_err();
+    /// assert_eq!(stopped.limit, Limit::Time);
+    /// assert!(stopped.reached.starts_with("Grundy values up to heap "));
+    /// assert!(seq.values().len() > 2001);
     /// ```
-    pub fn extend_within(
-        &mut self,
-        upto: usize,
-        deadline: Option<std::time::Instant>,
-    ) -> Result<&[Grundy], usize> {
-        let from = self.values().len();
-        while self.values().len() <= upto {
-            let started = self.values().len() > from;
-            if started && deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-                return Err(self.values().len());
-            }
-            let next = (self.values().len() + 4095).min(upto);
-            self.engine.extend_to(next);
-        }
-        Ok(self.engine.values())
+    pub fn extend_within(&mut self, upto: usize, meter: &Meter) -> Result<(), Stopped> {
+        self.engine.extend_within(upto, meter).map_err(|stopped| {
+            let reached = self.values().len().saturating_sub(1);
+            stopped.reaching(format!("Grundy values up to heap {reached} of {upto}"))
+        })
     }
 
     /// The sparse-space classification in use, if the sparse method is running.
@@ -192,7 +213,7 @@ impl NimSequence {
         self.engine.stats()
     }
 
-    pub(crate) fn rules(&self) -> &engine::Rules {
+    pub(crate) fn rules(&self) -> &OctalMoves {
         self.engine.rules()
     }
 }

@@ -14,8 +14,8 @@
 //! keeps a mirrored copy `rev[i] = g(cap - 1 - i)`, so `g(rest - a)` for increasing `a` is the
 //! forward slice of `rev` from `cap - 1 - rest + a`.
 
-use super::engine::Rules;
 use super::Grundy;
+use crate::games::octal::OctalMoves;
 
 /// Splits sampled (spread over all of them) and scattered before the candidate scan starts, by
 /// default.
@@ -191,7 +191,7 @@ pub(crate) struct ScanStats {
 /// split into three heaps.
 pub(crate) fn heap_value(
     m: &Mirror,
-    rules: &Rules,
+    rules: &OctalMoves,
     n: usize,
     bits: u32,
     prefix: usize,

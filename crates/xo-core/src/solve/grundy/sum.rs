@@ -101,7 +101,7 @@ pub fn analyse_sum_within(
     let largest = heaps.iter().copied().max().unwrap_or(0);
     let mut upto = largest.min(FIRST_BLOCK - 1).max(seq.values().len().saturating_sub(1));
     let period = loop {
-        extend(seq, upto.min(largest), meter)?;
+        seq.extend_within(upto.min(largest), meter)?;
         if upto >= largest {
             break None;
         }
@@ -116,19 +116,6 @@ pub fn analyse_sum_within(
         _ => values[n],
     };
     Ok(analyse_sum_by(seq, heaps, g))
-}
-
-/// Extends `seq` to heap `upto` within `meter`.
-fn extend(seq: &mut NimSequence, upto: usize, meter: &Meter) -> Result<(), Stopped> {
-    meter.reserve((upto as u64 + 1).saturating_mul(8))?;
-    let timeout = meter.budget().timeout.saturating_sub(meter.elapsed());
-    let deadline = std::time::Instant::now().checked_add(timeout);
-    seq.extend_within(upto, deadline).map_err(|reached| {
-        meter
-            .halt(crate::budget::Limit::Time)
-            .reaching(format!("Grundy values up to heap {} of {upto}", reached.saturating_sub(1)))
-    })?;
-    meter.check()
 }
 
 /// The analysis of a sum given the value of every heap it needs (`g`).

@@ -1,0 +1,91 @@
+//! Treblecross analysis: the outcome of a strip and every winning move, from the .007
+//! nim-sequence (see [`games::treblecross`](crate::games::treblecross) for why a free run of `L`
+//! cells is a .007 heap of `L + 2`). Linear in the strip's length once the values exist.
+
+use crate::budget::{Meter, Stopped};
+use crate::games::treblecross::TreblecrossStrip;
+use crate::solve::grundy::{Grundy, NimSequence};
+
+/// The outcome of a strip for the player to move, and every winning move (0-based cells).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    /// Whether the player to move wins with perfect play.
+    pub winning: bool,
+    /// Every cell where an X keeps the win, increasing; empty when losing.
+    pub winning_moves: Vec<usize>,
+}
+
+impl TreblecrossStrip {
+    /// Solves the strip for the player to move. `seq` must be the .007 nim-sequence; it is extended
+    /// as far as this strip needs.
+    ///
+    /// ```
+    /// use xo_core::games::octal::OctalGame;
+    /// use xo_core::games::treblecross::TreblecrossStrip;
+    /// use xo_core::solve::grundy::NimSequence;
+    /// let mut seq = NimSequence::new(OctalGame::dot007());
+    /// let a = TreblecrossStrip::parse(b".....").unwrap().analyse(&mut seq);
+    /// assert!(a.winning);
+    /// assert_eq!(a.winning_moves, vec![2]);
+    /// ```
+    pub fn analyse(&self, seq: &mut NimSequence) -> Analysis {
+        let unlimited = crate::solve::grundy::unlimited_meter();
+        self.analyse_within(seq, &unlimited).expect("an unlimited meter never stops")
+    }
+
+    /// Like [`TreblecrossStrip::analyse`], but spending `meter` while extending `seq` (see
+    /// [`NimSequence::extend_within`]: the values computed are kept, and strips needing no more
+    /// than a few thousand values always finish). When the meter stops, the [`Stopped`] says how
+    /// far the values got of those the strip needs (heap `L + 2` for its longest free run of `L`
+    /// cells).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use xo_core::budget::{Budget, Limit, Meter};
+    /// use xo_core::games::octal::OctalGame;
+    /// use xo_core::games::treblecross::TreblecrossStrip;
+    /// use xo_core::solve::grundy::NimSequence;
+    /// let mut seq = NimSequence::new(OctalGame::dot007());
+    /// let none = Meter::new(Budget::default().with_timeout(Duration::ZERO));
+    /// assert!(TreblecrossStrip::parse(b".....").unwrap().analyse_within(&mut seq, &none).is_ok());
+    /// let long = TreblecrossStrip::parse(&vec![b'.'; 1_000_000]).unwrap();
+    /// let stopped = long.analyse_within(&mut seq, &none).unwrap_err();
+    /// assert_eq!(stopped.limit, Limit::Time);
+    /// assert!(stopped.reached.ends_with(" of 1000002"));
+    /// ```
+    pub fn analyse_within(
+        &self,
+        seq: &mut NimSequence,
+        meter: &Meter,
+    ) -> Result<Analysis, Stopped> {
+        if self.is_won() {
+            return Ok(Analysis { winning: false, winning_moves: Vec::new() });
+        }
+        let immediate = self.immediate_wins();
+        if !immediate.is_empty() {
+            return Ok(Analysis { winning: true, winning_moves: immediate });
+        }
+        let runs = self.free_runs();
+        // A free run of `len` cells is a .007 heap of `len + 2`.
+        let needed = runs.iter().map(|&(_, len)| len).max().unwrap_or(0) + 2;
+        seq.extend_within(needed, meter)?;
+        let g007 = seq.values();
+        let run_value = |len: usize| -> Grundy { g007[len + 2] };
+        let total = runs.iter().fold(0, |acc, &(_, len)| acc ^ run_value(len));
+        if total == 0 {
+            return Ok(Analysis { winning: false, winning_moves: Vec::new() });
+        }
+        let mut winning_moves = Vec::new();
+        for &(start, len) in &runs {
+            let target = total ^ run_value(len);
+            for i in 0..len {
+                let left = run_value(i.saturating_sub(2));
+                let right = run_value((len - 1 - i).saturating_sub(2));
+                if left ^ right == target {
+                    winning_moves.push(start + i);
+                }
+            }
+        }
+        Ok(Analysis { winning: true, winning_moves })
+    }
+}
