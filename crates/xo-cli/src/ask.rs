@@ -50,8 +50,8 @@ fn ask_one(
         Err(s) => (query.unanswered(&s), Some(s)),
     };
     if ask.json {
-        serde_json::to_writer(&mut *out, &result).context("cannot write the answer")?;
-        writeln!(out).context("cannot write the answer")?;
+        let json = serde_json::to_string(&result).context("cannot write the answer")?;
+        writeln!(out, "{json}").context("cannot write the answer")?;
     } else {
         let value_only = ask.question == Question::Value;
         out.write_all(render_answer(&query, &result, value_only).as_bytes())

@@ -15,13 +15,14 @@ pub const MAX_MEMORY_MIB: u64 = 1 << 20;
 #[derive(Debug, Clone, Copy, clap::Args)]
 pub struct BudgetArgs {
     /// Stop after this many seconds.
-    #[arg(long, value_name = "SECONDS", default_value = "300", value_parser = parse_seconds)]
+    #[arg(long, alias = "max-seconds", value_name = "SECONDS", default_value = "300", value_parser = parse_seconds,
+          allow_hyphen_values = true)]
     pub timeout: Duration,
     /// Stop after visiting this many positions.
-    #[arg(long, value_name = "N", default_value_t = Budget::DEFAULT_NODES)]
+    #[arg(long, value_name = "N", default_value_t = Budget::DEFAULT_NODES, allow_hyphen_values = true)]
     pub max_nodes: u64,
     /// The most memory the job's tables may take, in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = Budget::DEFAULT_MEMORY >> 20,
+    #[arg(long, value_name = "MIB", default_value_t = Budget::DEFAULT_MEMORY >> 20, allow_hyphen_values = true,
           value_parser = clap::value_parser!(u64).range(1..=MAX_MEMORY_MIB))]
     pub memory_mib: u64,
 }

@@ -148,10 +148,15 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            // Usage errors: one line, like every other bad input.
+            // Usage errors: one line, like every other bad input (clap's own lines up to the
+            // usage, joined).
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("bad arguments");
-            eprintln!("xo: {first}");
+            let lines: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
+                .collect();
+            eprintln!("xo: {}", lines.join(" "));
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
@@ -224,11 +229,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Play { game, position, side, budget } => {
-            let position = xo_cli::game::position_arg(position)?;
             let side = side.map(|s| match s {
                 SideArg::First => Side::First,
                 SideArg::Second => Side::Second,
             });
+            // With '-', the position is the first line of standard input; the moves follow it.
             play(&game, position.as_deref(), side, io::stdin().lock(), &mut out, budget)?;
         }
         Command::Batch { format, example, budget } => {
@@ -253,7 +258,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             result?;
         }
-        Command::Grundy(args) => xo_cli::grundy::run(&args)?,
+        Command::Grundy(args) => xo_cli::grundy::run(&args, &mut out)?,
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -22,8 +22,9 @@ pub enum Side {
     Second,
 }
 
-/// Plays `game` from `position` (the empty board when `None`), the person taking `side` (asked
-/// for when `None`); each of xo's replies (and hints) runs within `budget`.
+/// Plays `game` from `position` (the empty board when `None`; `-` reads it from the first line of
+/// `input`, the moves following it), the person taking `side` (asked for when `None`); each of
+/// xo's replies (and hints) runs within `budget`.
 ///
 /// ```
 /// use clap::Parser;
@@ -44,6 +45,16 @@ pub fn play(
     mut out: impl Write,
     budget: BudgetArgs,
 ) -> Result<()> {
+    let first_line;
+    let position = match position {
+        Some("-") => {
+            let mut line = String::new();
+            input.read_line(&mut line)?;
+            first_line = line;
+            Some(first_line.as_str())
+        }
+        other => other,
+    };
     let game = resolve_game(game, position)?;
     // The same checks as `xo solve`: the position can occur, and the board fits the search.
     let query = Query::new(game, position, Question::Analysis { winning_only: false })?;

@@ -15,7 +15,7 @@ fn kayles_text_reports_the_proven_period() {
     let o = xo(&["grundy", "kayles", "--upto", "200"]);
     assert!(o.status.success());
     let text = stdout(&o);
-    assert!(text.contains("nim-sequence of 0.77 for heaps 0..=200"), "{text}");
+    assert!(text.contains("nim-sequence of octal:0.77 for heaps 0..=200"), "{text}");
     assert!(text.contains("     0:  0 1 2 3 1 4 3 2 1 4 2 6 4 1 2 7 1 4 3 2\n"), "{text}");
     assert!(text.contains("period 12, preperiod 71"), "{text}");
     assert!(text.contains("largest value 8 first at n = 27"), "{text}");
@@ -32,7 +32,7 @@ fn json_has_values_period_and_preperiod() {
     assert_eq!(v["values"][52], 2);
     let o = xo(&["grundy", "treblecross", "--upto", "15", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(v["game"], "0.007");
+    assert_eq!(v["game"], "octal:0.007");
     assert_eq!(v["values"], serde_json::json!([0, 0, 0, 1, 1, 1, 2, 2, 0, 3, 3, 1, 1, 1, 0, 4]));
     assert_eq!(v["period"], serde_json::Value::Null);
     assert_eq!(v["preperiod"], serde_json::Value::Null);
@@ -56,13 +56,15 @@ fn bad_input_exits_2_with_one_message() {
 
 #[test]
 fn a_sequence_beyond_the_time_limit_gives_up_with_one_message() {
-    // .007 to 10^7 needs hours; both spellings of the limit stop it within about a second.
+    // .007 to 10^7 needs minutes; both spellings of the limit stop it within about a second,
+    // with exit status 3 and the flag that raises the budget.
     for flag in ["--max-seconds", "--timeout"] {
         let start = std::time::Instant::now();
         let o = xo(&["grundy", "0.007", "--upto", "10000000", flag, "1"]);
-        assert_eq!(o.status.code(), Some(2), "{flag}");
+        assert_eq!(o.status.code(), Some(3), "{flag}");
         let err = String::from_utf8(o.stderr).unwrap();
-        assert!(err.starts_with("xo: error: gave up after 1 s at heap "), "{flag}: {err}");
+        assert!(err.starts_with("xo: stopped at the time budget (1 s)"), "{flag}: {err}");
+        assert!(err.contains("Grundy values up to heap ") && err.contains("--timeout"), "{err}");
         assert_eq!(err.lines().count(), 1, "{flag}: {err}");
         assert!(start.elapsed().as_secs() < 30, "{flag}: took {:?}", start.elapsed());
     }

@@ -348,6 +348,14 @@ fn choose_engine(rules: &Rules, question: Question) -> Result<Engine, InputError
     }
 }
 
+/// Text quoted in a message, cut to 40 characters.
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((at, _)) => format!("{:?}...", &text[..at]),
+        None => format!("{text:?}"),
+    }
+}
+
 /// Reads heap sizes separated by whitespace (or commas or `+`).
 fn parse_heaps(game: &OctalGame, text: &str) -> Result<Vec<usize>, InputError> {
     let max = max_heap(game);
@@ -357,8 +365,9 @@ fn parse_heaps(game: &OctalGame, text: &str) -> Result<Vec<usize>, InputError> {
         .map(|(i, h)| {
             let size: usize = h.parse().map_err(|_| {
                 InputError::Unsupported(format!(
-                    "heap {} ({h:?}) is not a whole number of tokens",
-                    i + 1
+                    "heap {} ({}) is not a whole number of tokens",
+                    i + 1,
+                    shorten(h)
                 ))
             })?;
             if size > max {

@@ -23,6 +23,7 @@
 mod count;
 mod game;
 mod report;
+mod sequence;
 mod solve;
 
 pub use game::{Engine, Game, InputError, Query};
@@ -30,6 +31,7 @@ pub use report::{
     Answer, CheckReport, CountReport, HeapMove, LengthCounts, MoveReport, OutcomeCounts,
     SolveReport,
 };
+pub use sequence::{sequence, SequenceQuery, SequenceReport, MAX_UPTO};
 
 use crate::budget::{Meter, Stopped};
 use crate::rules::player_to_move;

@@ -211,6 +211,13 @@ impl LolSolver {
         let memory = meter.budget().memory_usize();
         self.max_sums = max_sums.min((memory / 2 / SUM_BYTES).max(1));
         self.max_components = max_components.min((memory / 2 / COMPONENT_BYTES).max(1));
+        // Moving in a run of r empty cells makes about 2r children of about r cells each, all
+        // interned: a run longer than the memory budget allows stops before it is expanded.
+        let run =
+            strip.cells().split(|&c| c != Cell::Empty).map(<[Cell]>::len).max().unwrap_or(0) as u64;
+        meter
+            .reserve(run.saturating_mul(run).saturating_mul(2))
+            .map_err(|s| s.reaching(format!("a run of {run} empty cells")))?;
         self.meter = Some(meter.clone());
         self.stopped = None;
         self.nodes = 0;
