@@ -70,3 +70,20 @@ impl std::fmt::Display for Value {
         })
     }
 }
+
+/// A value and how many plies remain under perfect play (its remoteness): a winner hurries, a
+/// loser delays, and a drawn game lasts until the board is full. Shared by every engine that
+/// tells remoteness.
+///
+/// ```
+/// use xo_core::value::{Scored, Value};
+/// let s = Scored { value: Value::Win, remoteness: 3 };
+/// assert_eq!(s.remoteness, 3);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Scored {
+    /// The value for the player to move.
+    pub value: Value,
+    /// Plies to the end of the game.
+    pub remoteness: u32,
+}

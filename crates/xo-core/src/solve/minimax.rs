@@ -2,7 +2,7 @@
 //! and obviously right; every faster engine is tested against it on small positions.
 
 use crate::game::Game;
-use crate::solve::negamax::Scored;
+use crate::value::Scored;
 use crate::Value;
 
 /// The value and remoteness of `pos` for the player to move, by visiting the whole game tree.

@@ -19,15 +19,7 @@ const BASE: i32 = 100;
 /// Beyond every score.
 const INF: i32 = 127;
 
-/// A value and how many plies remain under perfect play: a winner hurries, a loser delays, and a
-/// drawn game lasts until the board is full.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Scored {
-    /// The value for the player to move.
-    pub value: Value,
-    /// Plies to the end of the game.
-    pub remoteness: u32,
-}
+pub use crate::value::Scored;
 
 /// One legal move and what it is worth to the player making it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
