@@ -9,7 +9,7 @@ use crate::render::render_answer;
 use anyhow::{Context, Result};
 use std::io::{BufRead, Write};
 use xo_core::budget::Meter;
-use xo_core::query::{answer, Answer, Query, Question};
+use xo_core::query::{answer, Answer, Game, Query, Question};
 
 /// What one of the query commands was asked.
 #[derive(Debug, Clone)]
@@ -18,6 +18,8 @@ pub struct Ask {
     pub game: String,
     /// The POSITION argument (`-` for standard input), or `None`.
     pub position: Option<String>,
+    /// The position as columns played (`--moves`), for gravity games.
+    pub moves: Option<String>,
     /// The question.
     pub question: Question,
     /// Print JSON.
@@ -70,6 +72,9 @@ pub fn run(ask: &Ask, out: &mut impl Write) -> Result<Ended> {
     let (meter, bar) = ask.budget.meter();
     let result = if ask.lines {
         run_lines(ask, &meter, out)
+    } else if let Some(moves) = &ask.moves {
+        let text = position_from_moves(&ask.game, moves)?;
+        ask_one(ask, Some(&text), &meter, out)
     } else {
         let position = position_arg(ask.position.clone())?;
         ask_one(ask, position.as_deref(), &meter, out)
@@ -79,6 +84,15 @@ pub fn run(ask: &Ask, out: &mut impl Write) -> Result<Ended> {
     }
     out.flush().context("cannot write the answer")?;
     result
+}
+
+/// The position text after `moves` (1-based columns) of a gravity game.
+fn position_from_moves(game: &str, moves: &str) -> Result<String> {
+    let Game::Placement(rules) = resolve_game(game, None)? else {
+        anyhow::bail!("--moves is for gravity games, not octal games");
+    };
+    let pos = xo_core::rules::Position::from_columns(&rules, moves).context("--moves")?;
+    Ok(pos.to_text(&rules))
 }
 
 /// The longest line `--lines` reads.

@@ -9,7 +9,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;
 use xo_cli::ask::{self, Ask};
-use xo_cli::batch::{self, BatchError, LolAnswerer, TreblecrossAnswerer, TttCountAnswerer};
+use xo_cli::batch::{
+    self, BatchError, Connect4ScoreAnswerer, LolAnswerer, TreblecrossAnswerer, TttCountAnswerer,
+};
 use xo_cli::budget::{BudgetArgs, OverBudget};
 use xo_cli::play::{play, Side};
 use xo_core::query::Question;
@@ -38,6 +40,10 @@ struct PositionArgs {
     /// Read many positions from standard input, one per line; one report (JSON object) each.
     #[arg(long)]
     lines: bool,
+    /// The position as the 1-based columns played from the empty board (gravity games, e.g.
+    /// 4453; columns past 9 as letters a, b, ...).
+    #[arg(long, value_name = "COLUMNS", conflicts_with_all = ["position", "lines"])]
+    moves: Option<String>,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -122,6 +128,8 @@ enum BatchFormat {
     Lol,
     /// Treblecross winning moves (UVa 10561).
     Treblecross,
+    /// Connect Four scores (Pascal Pons' test sets: a line of columns played, the score out).
+    Connect4Score,
 }
 
 impl BatchFormat {
@@ -130,6 +138,7 @@ impl BatchFormat {
             BatchFormat::TttCount => include_str!("../samples/ttt-count.sample.in"),
             BatchFormat::Lol => include_str!("../samples/lol.sample.in"),
             BatchFormat::Treblecross => include_str!("../samples/treblecross.sample.in"),
+            BatchFormat::Connect4Score => include_str!("../samples/connect4-score.sample.in"),
         }
     }
 }
@@ -201,6 +210,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let query = |at: PositionArgs, question, budget| Ask {
         game: at.game,
         position: at.position,
+        moves: at.moves,
         question,
         json: at.json,
         lines: at.lines,
@@ -219,7 +229,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             ask::run(&query(at, Question::Count { by_length, dense }, budget), &mut out)?;
         }
         Command::Check { at, budget } => {
-            if at.position.is_none() && !at.lines {
+            if at.position.is_none() && at.moves.is_none() && !at.lines {
                 anyhow::bail!(
                     "check needs a POSITION (or --lines to read positions from standard input)"
                 );
@@ -251,6 +261,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 BatchFormat::Treblecross => {
                     batch::run(&mut TreblecrossAnswerer::with_meter(meter), input, &mut out)
+                }
+                BatchFormat::Connect4Score => {
+                    batch::run_all(&mut Connect4ScoreAnswerer::with_meter(meter), input, &mut out)
                 }
             };
             if let Some(bar) = bar {

@@ -355,3 +355,36 @@ fn every_subcommand_has_help() {
         assert!(out.status.success(), "{sub} --help");
     }
 }
+
+#[test]
+fn connect_four_positions_by_columns_and_pons_scores() {
+    // The first lines of Pons' end-game set: the batch mode answers each with his score.
+    let set = include_str!("../../xo-core/tests/data/connect4/Test_L3_R1");
+    let lines: Vec<&str> = set.lines().take(60).collect();
+    let out = xo_stdin(&["batch", "connect4-score"], &lines.join("\n"));
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let want: Vec<&str> = lines.iter().map(|l| l.split(' ').nth(1).unwrap()).collect();
+    let got = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(got.lines().collect::<Vec<_>>(), want);
+    // A bad line is named.
+    let out = xo_stdin(&["batch", "connect4-score"], &format!("{}\n4444444\n", lines[0]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2: "), "{out:?}");
+    // --moves gives the same position as its text, and the score in the JSON.
+    let (moves, score) = set.lines().next().unwrap().split_once(' ').unwrap();
+    let j = json(&["solve", "connect4", "--moves", moves, "--json"]);
+    assert_eq!(j["score"].as_i64(), Some(score.parse().unwrap()));
+    let text = j["position"].as_str().unwrap().to_string();
+    let k = json(&["solve", "connect4", &text, "--json"]);
+    assert_eq!(j, k);
+    // Every move is named by its column, in column order, with its own score.
+    let cols: Vec<u64> = j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert!(cols.windows(2).all(|w| w[0] < w[1]), "{cols:?}");
+    let best = j["moves"].as_array().unwrap().iter().filter_map(|m| m["score"].as_i64()).max();
+    assert_eq!(best, j["score"].as_i64());
+}

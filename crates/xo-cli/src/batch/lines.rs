@@ -192,6 +192,11 @@ impl<R: Read> LineReader<R> {
         }
     }
 
+    /// Reads the next line of a format without a count line; `Ok(None)` at end of input.
+    pub fn next_case(&mut self, max: usize) -> Result<Option<&[u8]>, BatchError> {
+        self.next_line(max)
+    }
+
     /// Reads case `case` (0-based) of `count`.
     #[inline]
     pub fn case_line(&mut self, case: u64, count: u64, max: usize) -> Result<&[u8], BatchError> {

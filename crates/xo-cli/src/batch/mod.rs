@@ -6,12 +6,14 @@
 //! fills, so memory does not grow with the number of lines. Bad input stops the run with a
 //! [`BatchError`] naming the line.
 
+mod connect4;
 mod lines;
 mod lol;
 mod treblecross;
 mod ttt_count;
 
 pub use self::CaseError as AnswerError;
+pub use connect4::Connect4ScoreAnswerer;
 pub use lines::{find_newline, BatchError, LineReader};
 pub use lol::LolAnswerer;
 pub use treblecross::TreblecrossAnswerer;
@@ -80,6 +82,47 @@ pub fn run<A: Answerer>(
     for case in 0..count {
         let answered = match lines.case_line(case, count, A::MAX_LINE) {
             Ok(line) => answerer.answer(line, &mut out).map_err(|e| match e {
+                CaseError::Bad(expected) => lines.bad_line(expected),
+                CaseError::Stopped(stopped) => lines.stopped(stopped),
+            }),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = answered {
+            result = Err(e);
+            break;
+        }
+        if out.len() >= OUT_CHUNK {
+            output.write_all(&out).map_err(BatchError::Io)?;
+            out.clear();
+        }
+    }
+    output.write_all(&out).map_err(BatchError::Io)?;
+    output.flush().map_err(BatchError::Io)?;
+    result
+}
+
+/// Runs a batch of a format without a count line: every line of `input` (blank lines skipped) is
+/// a case, answered to `output` in order. Bad input stops the run as in [`run`].
+///
+/// ```
+/// use xo_cli::batch::{run_all, Connect4ScoreAnswerer};
+/// let mut out = Vec::new();
+/// run_all(&mut Connect4ScoreAnswerer::new(), &b"2252576253462244111563365343671351441 -1\n"[..], &mut out).unwrap();
+/// assert_eq!(out, b"-1\n");
+/// ```
+pub fn run_all<A: Answerer>(
+    answerer: &mut A,
+    input: impl Read,
+    mut output: impl Write,
+) -> Result<(), BatchError> {
+    let mut lines = LineReader::new(input);
+    let mut out = Vec::with_capacity(OUT_CHUNK + 64);
+    let mut result = Ok(());
+    loop {
+        let answered = match lines.next_case(A::MAX_LINE) {
+            Ok(None) => break,
+            Ok(Some(line)) if line.iter().all(u8::is_ascii_whitespace) => continue,
+            Ok(Some(line)) => answerer.answer(line, &mut out).map_err(|e| match e {
                 CaseError::Bad(expected) => lines.bad_line(expected),
                 CaseError::Stopped(stopped) => lines.stopped(stopped),
             }),

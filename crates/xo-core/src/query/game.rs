@@ -228,7 +228,10 @@ impl Query {
     ) -> Result<Query, InputError> {
         match &game {
             Game::Octal(octal) => {
-                if !matches!(question, Question::Value | Question::Analysis { .. }) {
+                if !matches!(
+                    question,
+                    Question::Value | Question::Score | Question::Analysis { .. }
+                ) {
                     return Err(InputError::Unsupported(format!(
                         "{} is an octal game: it is solved (value, nim-sum, winning moves), not \
                          counted or checked",
@@ -328,7 +331,7 @@ fn choose_engine(rules: &Rules, question: Question) -> Result<Engine, InputError
         ))
     };
     match question {
-        Question::Value | Question::Analysis { .. } => {
+        Question::Value | Question::Score | Question::Analysis { .. } => {
             if is_treblecross(rules) && cells >= 3 {
                 Ok(Engine::TreblecrossGrundy)
             } else if lol_outer_mark(rules).is_some() && (!fits || question == Question::Value) {

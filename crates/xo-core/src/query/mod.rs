@@ -41,6 +41,8 @@ use crate::rules::player_to_move;
 pub enum Question {
     /// Its value for the player to move, as fast as possible.
     Value,
+    /// Its value and remoteness (and, for gravity games, Pascal Pons' score), without the moves.
+    Score,
     /// Its value, remoteness and every move's value (only the winning moves when
     /// `winning_only`), as far as the engine tells them.
     Analysis {
@@ -70,7 +72,7 @@ pub enum Question {
 /// ```
 pub fn answer(query: &Query, meter: &Meter) -> Result<Answer, Stopped> {
     match query.question() {
-        Question::Value | Question::Analysis { .. } => {
+        Question::Value | Question::Score | Question::Analysis { .. } => {
             solve::solve(query, meter).map(Answer::Solve)
         }
         Question::Count { by_length, dense } => {
@@ -97,7 +99,7 @@ impl Query {
         let reason = Some(stopped.to_string());
         let stopped = Some(stopped.clone());
         match self.question() {
-            Question::Value | Question::Analysis { .. } => {
+            Question::Value | Question::Score | Question::Analysis { .. } => {
                 let mut report = self.solve_report();
                 report.reason = reason;
                 report.stopped = stopped;
@@ -135,6 +137,7 @@ impl Query {
             value: None,
             remoteness: None,
             moves: None,
+            score: None,
             heap_values: None,
             nim_sum: None,
             winning_moves: None,

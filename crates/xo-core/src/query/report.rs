@@ -26,6 +26,9 @@ pub struct MoveReport {
     /// Plies to the end under perfect play, counting this move; `null` when the engine does not
     /// tell it (Grundy values, the LOL component solver).
     pub remoteness: Option<u32>,
+    /// For gravity games: Pascal Pons' score of the move for its player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<i32>,
 }
 
 /// A winning move in a sum of heaps.
@@ -54,6 +57,11 @@ pub struct SolveReport {
     /// Plies to the end under perfect play, when known and asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub remoteness: Option<u32>,
+    /// For gravity games with own marks and k in a row (Connect Four's family), when the
+    /// remoteness is known: Pascal Pons' score, positive when the player to move wins and larger
+    /// the sooner (`(W*H + 2 - e) / 2` for a game won at ply `e`), negative when losing, 0 drawn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<i32>,
     /// Every legal move in board order (or only the winning ones, when asked), unless only the
     /// value was asked for.
     #[serde(skip_serializing_if = "Option::is_none")]

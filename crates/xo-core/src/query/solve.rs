@@ -23,15 +23,17 @@ pub(super) fn solve(query: &Query, meter: &Meter) -> Result<SolveReport, Stopped
     let mut report = query.solve_report();
     let winning_only = matches!(query.question(), Question::Analysis { winning_only: true });
     let value_only = query.question() == Question::Value;
+    // Value and remoteness without the moves: engines that tell no remoteness answer the value.
+    let score_only = query.question() == Question::Score;
     match (query.engine(), query.subject(), query.rules()) {
         (Engine::Negamax, Subject::Board(pos), Some(rules)) => {
-            negamax(rules, pos, value_only, winning_only, meter, &mut report)?
+            negamax(rules, pos, value_only, score_only, winning_only, meter, &mut report)?
         }
         (Engine::LolComponents, Subject::Board(pos), Some(rules)) => {
-            lol_components(rules, pos, value_only, winning_only, meter, &mut report)?
+            lol_components(rules, pos, value_only || score_only, winning_only, meter, &mut report)?
         }
         (Engine::TreblecrossGrundy, Subject::Board(pos), Some(_)) => {
-            treblecross(pos, value_only, winning_only, meter, &mut report)?
+            treblecross(pos, value_only || score_only, winning_only, meter, &mut report)?
         }
         (Engine::HeapsGrundy, Subject::Heaps(heaps), None) => {
             let game = query.game().octal().expect("an octal game");
@@ -43,7 +45,7 @@ pub(super) fn solve(query: &Query, meter: &Meter) -> Result<SolveReport, Stopped
             })?;
             report.value = Some(a.value);
             report.nim_sum = Some(a.nim_sum);
-            if !value_only {
+            if !value_only && !score_only {
                 report.heap_values = Some(a.heap_values);
                 report.winning_moves = Some(
                     a.winning_moves
@@ -59,7 +61,48 @@ pub(super) fn solve(query: &Query, meter: &Meter) -> Result<SolveReport, Stopped
         }
         _ => unreachable!("a query's engine always fits its position"),
     }
+    if let (Some(rules), Some(pos)) = (query.rules(), query.position()) {
+        pons_scores(rules, pos.plies(), &mut report);
+    }
     Ok(report)
+}
+
+/// Pascal Pons' score of a game won at ply `end` (counted from the empty board), for the winner:
+/// `(W*H + 2 - end) / 2`, the stones a win leaves unplayed plus one on even boards.
+///
+/// ```
+/// // On Connect Four's board, a win with the first stone would score 21, with the last 1.
+/// # fn pons(cells: u32, end: u32) -> i32 { ((cells + 2 - end) / 2) as i32 }
+/// assert_eq!((pons(42, 7), pons(42, 41)), (18, 1));
+/// ```
+fn pons(cells: u32, end: u32) -> i32 {
+    (cells.saturating_add(2).saturating_sub(end) / 2) as i32
+}
+
+/// Fills Pons' scores (the position's and each move's) for Connect Four's family, where the
+/// remoteness is known.
+fn pons_scores(rules: &Rules, plies: u32, report: &mut SolveReport) {
+    let family = rules.gravity
+        && rules.marks == crate::rules::Marks::Own
+        && matches!(rules.goal, crate::rules::Goal::InRow(_))
+        && !rules.misere;
+    if !family {
+        return;
+    }
+    let cells = rules.cells() as u32;
+    let score = |value: Value, remoteness: u32| match value {
+        Value::Win => pons(cells, plies + remoteness),
+        Value::Loss => -pons(cells, plies + remoteness),
+        Value::Draw => 0,
+    };
+    if let (Some(v), Some(r)) = (report.value, report.remoteness) {
+        report.score = Some(score(v, r));
+    }
+    for m in report.moves.iter_mut().flatten() {
+        if let Some(r) = m.remoteness {
+            m.score = Some(score(m.value, r));
+        }
+    }
 }
 
 /// Keeps only the winning moves when asked to.
@@ -75,6 +118,7 @@ fn negamax(
     rules: &Rules,
     pos: &Position,
     value_only: bool,
+    score_only: bool,
     winning_only: bool,
     meter: &Meter,
     report: &mut SolveReport,
@@ -89,6 +133,11 @@ fn negamax(
         report.value = Some(searcher.value(&bits)?);
         return Ok(());
     }
+    if score_only {
+        let scored = searcher.score(&bits)?;
+        (report.value, report.remoteness) = (Some(scored.value), Some(scored.remoteness));
+        return Ok(());
+    }
     let a = searcher.analyse(&bits)?;
     report.value = Some(a.scored.value);
     report.remoteness = Some(a.scored.remoteness);
@@ -100,6 +149,7 @@ fn negamax(
             name: move_name(rules, m.mv),
             value: m.scored.value,
             remoteness: Some(m.scored.remoteness),
+            score: None,
         })
         .collect();
     report.moves = Some(keep(moves, winning_only));
@@ -141,7 +191,7 @@ fn lol_components(
                 let value = -solver.value_within(&child, meter)?;
                 if !winning_only || value == Value::Win {
                     let name = format!("{}{}", i + 1, alphabet[mark as usize - 1]);
-                    moves.push(MoveReport { name, value, remoteness: None });
+                    moves.push(MoveReport { name, value, remoteness: None, score: None });
                 }
             }
         }
@@ -176,7 +226,12 @@ fn treblecross(
     let moves: Vec<MoveReport> = if winning_only {
         winning
             .iter()
-            .map(|&i| MoveReport { name: (i + 1).to_string(), value: Value::Win, remoteness: None })
+            .map(|&i| MoveReport {
+                name: (i + 1).to_string(),
+                value: Value::Win,
+                remoteness: None,
+                score: None,
+            })
             .collect()
     } else {
         let mut next = winning.iter().peekable();
@@ -185,7 +240,7 @@ fn treblecross(
             .map(|i| {
                 let wins = next.next_if(|&&w| w == i).is_some();
                 let value = if wins { Value::Win } else { Value::Loss };
-                MoveReport { name: (i + 1).to_string(), value, remoteness: None }
+                MoveReport { name: (i + 1).to_string(), value, remoteness: None, score: None }
             })
             .collect()
     };

@@ -201,7 +201,11 @@ pub fn check_position(
         }
         Err(PositionError::MovedAfterEnd) => Some(Unreachable::MovedAfterEnd),
         // Text and length were checked when the setup was read.
-        Err(PositionError::BadChar { .. } | PositionError::Length { .. }) => None,
+        Err(
+            PositionError::BadChar { .. }
+            | PositionError::Length { .. }
+            | PositionError::IllegalMove { .. },
+        ) => None,
         Ok(_) => None,
     };
     if unreachable.is_some() {

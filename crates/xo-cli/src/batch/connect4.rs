@@ -1,0 +1,53 @@
+//! `connect4-score`: for each line of 1-based columns played from the empty Connect Four board
+//! (Pascal Pons' test-set format; anything after the first space, such as the expected score, is
+//! ignored), Pons' score of the position for the player to move.
+
+use super::{Answerer, CaseError};
+use xo_core::budget::Meter;
+use xo_core::query::{answer, Answer, Game, Query, Question};
+use xo_core::rules::{parse_game, Position, Rules};
+
+/// Answers through the core's entry point, all lines within one meter.
+pub struct Connect4ScoreAnswerer {
+    rules: Rules,
+    meter: Meter,
+}
+
+impl Default for Connect4ScoreAnswerer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Connect4ScoreAnswerer {
+    /// An answerer with the default budget.
+    pub fn new() -> Self {
+        Self::with_meter(Meter::new(Default::default()))
+    }
+
+    /// An answerer whose whole run is bounded by `meter`.
+    pub fn with_meter(meter: Meter) -> Self {
+        Connect4ScoreAnswerer { rules: parse_game("connect4").expect("built in"), meter }
+    }
+}
+
+impl Answerer for Connect4ScoreAnswerer {
+    const MAX_LINE: usize = 4096;
+
+    fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), CaseError> {
+        let text = std::str::from_utf8(case)
+            .map_err(|_| "expected columns 1-7, found bytes that are not text".to_string())?;
+        let moves = text.split_whitespace().next().unwrap_or("");
+        let pos = Position::from_columns(&self.rules, moves)
+            .map_err(|e| format!("expected the columns (1-7) of a legal game: {e}"))?;
+        let game = Game::Placement(self.rules.clone());
+        let query = Query::new(game, Some(&pos.to_text(&self.rules)), Question::Score)
+            .map_err(|e| e.to_string())?;
+        let Answer::Solve(report) = answer(&query, &self.meter)? else {
+            unreachable!("a score query is answered with a solve report")
+        };
+        let score = report.score.expect("Connect Four's scores are always told");
+        out.extend_from_slice(format!("{score}\n").as_bytes());
+        Ok(())
+    }
+}
