@@ -175,6 +175,14 @@ fn main() -> ExitCode {
     }
 }
 
+/// A message cut to 600 characters: input quoted in it can be arbitrarily long.
+fn clip(message: &str) -> String {
+    match message.char_indices().nth(600) {
+        Some((at, _)) => format!("{}... (cut)", &message[..at]),
+        None => message.to_string(),
+    }
+}
+
 /// The one place errors become messages and exit statuses.
 fn exit_for(err: &anyhow::Error) -> ExitCode {
     // A closed pipe (`xo ... | head -1`): the reader has what it wanted; end quietly.
@@ -200,7 +208,7 @@ fn exit_for(err: &anyhow::Error) -> ExitCode {
         }
         return ExitCode::from(EXIT_OVER_BUDGET);
     }
-    eprintln!("xo: error: {err:#}");
+    eprintln!("xo: error: {}", clip(&format!("{err:#}")));
     ExitCode::from(EXIT_BAD_INPUT)
 }
 

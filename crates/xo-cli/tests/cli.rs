@@ -388,3 +388,12 @@ fn connect_four_positions_by_columns_and_pons_scores() {
     let best = j["moves"].as_array().unwrap().iter().filter_map(|m| m["score"].as_i64()).max();
     assert_eq!(best, j["score"].as_i64());
 }
+
+#[test]
+fn messages_quoting_huge_input_are_cut() {
+    let name = format!("mnk:3,3,3{}", "x".repeat(100_000));
+    let out = xo(&["solve", &name]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.len() < 1000 && err.contains("(cut)"), "{} bytes", err.len());
+}
