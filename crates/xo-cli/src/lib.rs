@@ -9,3 +9,4 @@ pub mod game;
 pub mod grundy;
 pub mod play;
 pub mod render;
+pub mod strong;

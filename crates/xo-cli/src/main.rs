@@ -61,8 +61,31 @@ enum Command {
         /// List only the winning moves.
         #[arg(long, conflicts_with = "value_only")]
         winning: bool,
+        /// Strong-solve the whole game into the database folder given by --db (every position,
+        /// tier by tier; a re-run resumes from the tiers already written).
+        #[arg(long, requires = "db")]
+        strong: bool,
+        /// The database folder for --strong.
+        #[arg(long, value_name = "DIR", requires = "strong")]
+        db: Option<std::path::PathBuf>,
         #[command(flatten)]
         budget: BudgetArgs,
+    },
+    /// Answer a position from a strong database (made by solve --strong --db DIR), as solve does.
+    Query {
+        /// The database folder.
+        db: std::path::PathBuf,
+        /// The position (default: the empty board; '-': standard input).
+        position: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// List only the winning moves.
+        #[arg(long)]
+        winning: bool,
+        /// Describe the database: game, positions and values per tier, bytes, how it was made.
+        #[arg(long, conflicts_with = "position")]
+        info: bool,
     },
     /// Count the games continuing from a position by outcome, and the distinct positions.
     Count {
@@ -225,7 +248,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
         budget,
     };
     match cli.command {
-        Command::Solve { at, value_only, winning, budget } => {
+        Command::Solve { at, strong: true, db: Some(db), budget, .. } => {
+            xo_cli::strong::solve(&at.game, &db, &budget, &mut out)?;
+        }
+        Command::Query { db, info: true, .. } => xo_cli::strong::info(&db, &mut out)?,
+        Command::Query { db, position, json, winning, .. } => {
+            let position = xo_cli::game::position_arg(position)?;
+            let question = Question::Analysis { winning_only: winning };
+            let answer = xo_cli::strong::query(&db, position.as_deref(), question)?;
+            if json {
+                writeln!(out, "{}", serde_json::to_string(&answer)?)?;
+            } else {
+                let rules_query = xo_cli::strong::query_for_render(&db, position.as_deref())?;
+                write!(out, "{}", xo_cli::render::render_answer(&rules_query, &answer, false))?;
+            }
+        }
+        Command::Solve { at, value_only, winning, budget, .. } => {
             let question = if value_only {
                 Question::Value
             } else {

@@ -32,6 +32,7 @@ pub use report::{
     SolveReport,
 };
 pub use sequence::{sequence, SequenceQuery, SequenceReport, MAX_UPTO};
+pub use solve::from_database;
 
 use crate::budget::{Meter, Stopped};
 use crate::rules::player_to_move;

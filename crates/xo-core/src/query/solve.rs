@@ -248,3 +248,76 @@ fn treblecross(
     report.note = Some("Grundy values tell the value of every move, not remoteness".into());
     Ok(())
 }
+
+/// The report of a solve `query` answered from a strong database: `tier` holds the records of
+/// the position's tier, `next` those of the tier after it (for the moves; `None` on a full
+/// board). The same report `answer` gives, from the engine `database`.
+///
+/// ```
+/// use xo_core::budget::Meter;
+/// use xo_core::games::board::Board;
+/// use xo_core::query::{from_database, Query, Question};
+/// use xo_core::rules::parse_game;
+/// use xo_core::solve::strong::{solve_tier, tiers};
+/// let board = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
+/// let tiers = tiers(&board).unwrap();
+/// let meter = Meter::default();
+/// let nine = solve_tier(&board, &tiers[9], None, &meter).unwrap();
+/// let eight = solve_tier(&board, &tiers[8], Some((&tiers[9], &nine)), &meter).unwrap();
+/// let q = Query::parse("tictactoe", Some("XOXOOXOX."), Question::Analysis { winning_only: false }).unwrap();
+/// let r = from_database(&q, &eight, Some(&nine));
+/// assert_eq!((r.value, r.remoteness, r.engine), (Some(xo_core::Value::Win), Some(1), "database"));
+/// ```
+pub fn from_database(
+    query: &Query,
+    tier: &[crate::solve::strong::Record],
+    next: Option<&[crate::solve::strong::Record]>,
+) -> SolveReport {
+    use crate::game::Game as _;
+    use crate::solve::strong::Tier;
+    let mut report = query.solve_report();
+    report.engine = "database";
+    let (Some(rules), Some(pos)) = (query.rules(), query.position()) else {
+        return report;
+    };
+    let Ok(board) = Board::new(rules) else { return report };
+    let bits = board.encode(pos);
+    let plies = pos.plies();
+    let lookup = |records: &[crate::solve::strong::Record],
+                  t: u32,
+                  p: &crate::games::board::BoardPosition| {
+        Tier::new(&board, t)
+            .and_then(|tier| records.get(tier.rank(p) as usize).copied())
+            .and_then(|r| r.scored())
+    };
+    if let Some(s) = lookup(tier, plies, &bits) {
+        report.value = Some(s.value);
+        report.remoteness = Some(s.remoteness);
+    }
+    if query.question() == Question::Value || query.question() == Question::Score {
+        report.remoteness = report.remoteness.filter(|_| query.question() == Question::Score);
+        pons_scores(rules, plies, &mut report);
+        return report;
+    }
+    let winning_only = matches!(query.question(), Question::Analysis { winning_only: true });
+    let mut moves = Vec::new();
+    board.moves(&bits, &mut moves);
+    moves.sort_by_key(|&m| move_order(rules, m));
+    let mut listed = Vec::new();
+    for mv in moves {
+        let child = board.play(&bits, mv);
+        let Some(s) = next.and_then(|n| lookup(n, plies + 1, &child)) else { continue };
+        let value = -s.value;
+        if !winning_only || value == Value::Win {
+            listed.push(MoveReport {
+                name: move_name(rules, mv),
+                value,
+                remoteness: Some(s.remoteness + 1),
+                score: None,
+            });
+        }
+    }
+    report.moves = Some(listed);
+    pons_scores(rules, plies, &mut report);
+    report
+}

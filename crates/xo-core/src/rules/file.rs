@@ -79,3 +79,44 @@ impl Rules {
         Ok(rules)
     }
 }
+
+impl Rules {
+    /// The rules as the text of a TOML rules file that [`Rules::from_toml`] reads back to the
+    /// same rules (strong databases store their game this way).
+    ///
+    /// ```
+    /// use xo_core::rules::{parse_game, Rules};
+    /// for name in ["tictactoe", "connect4", "lol:9", "treblecross:12", "sos:7"] {
+    ///     let r = parse_game(name).unwrap();
+    ///     assert_eq!(Rules::from_toml(&r.to_toml()).unwrap(), r);
+    /// }
+    /// ```
+    pub fn to_toml(&self) -> String {
+        let quoted = |s: &str| format!("{s:?}");
+        let mut out = format!(
+            "name = {}\nwidth = {}\nheight = {}\ngravity = {}\nmisere = {}\n",
+            quoted(&self.name),
+            self.width,
+            self.height,
+            self.gravity,
+            self.misere
+        );
+        match &self.marks {
+            Marks::Own => out.push_str("marks = \"own\"\n"),
+            Marks::Shared(letters) => out.push_str(&format!(
+                "marks = \"shared\"\nalphabet = {}\n",
+                quoted(&letters.iter().collect::<String>())
+            )),
+            Marks::Same(mark) => {
+                out.push_str(&format!("marks = \"same\"\nmark = {}\n", quoted(&mark.to_string())))
+            }
+        }
+        match &self.goal {
+            Goal::InRow(k) => out.push_str(&format!("k = {k}\n")),
+            Goal::Word(w) => {
+                out.push_str(&format!("word = {}\n", quoted(&w.iter().collect::<String>())))
+            }
+        }
+        out
+    }
+}

@@ -271,14 +271,14 @@ const DENSE_LIMIT: u64 = 1 << 22;
 /// cells, times the rank of the marks among them (with own marks the number of X's is fixed by
 /// the depth; with two shared letters any pattern; with one mark nothing to choose).
 #[derive(Debug, Clone)]
-struct DepthRanks {
+pub(crate) struct DepthRanks {
     cells: u32,
     depth: u32,
     /// How many patterns of marks each set of filled cells has.
     patterns: u64,
     /// Marks 1 (X) among the filled cells, with own marks.
     xs: Option<u32>,
-    size: u64,
+    pub(crate) size: u64,
     /// Binomial coefficients, `binom[n * 65 + k]`.
     binom: Vec<u64>,
 }
@@ -286,6 +286,11 @@ struct DepthRanks {
 impl DepthRanks {
     /// The ranking of depth `depth` when its table fits [`DENSE_LIMIT`].
     fn new(board: &Board, depth: u32) -> Option<DepthRanks> {
+        Self::within(board, depth, DENSE_LIMIT)
+    }
+
+    /// The ranking of depth `depth` when it has at most `limit` positions.
+    pub(crate) fn within(board: &Board, depth: u32, limit: u64) -> Option<DepthRanks> {
         let cells = board.cells() as u32;
         if depth > cells {
             return None;
@@ -311,7 +316,7 @@ impl DepthRanks {
             _ => (1, None),
         };
         let size = binom[cells as usize * 65 + depth as usize].checked_mul(patterns)?;
-        (size <= DENSE_LIMIT).then_some(DepthRanks { cells, depth, patterns, xs, size, binom })
+        (size <= limit).then_some(DepthRanks { cells, depth, patterns, xs, size, binom })
     }
 
     /// Colex rank of a set of cells.
@@ -366,7 +371,7 @@ impl DepthRanks {
         out
     }
 
-    fn rank(&self, pos: &BoardPosition) -> u64 {
+    pub(crate) fn rank(&self, pos: &BoardPosition) -> u64 {
         let filled = pos.filled();
         let inner = match self.xs {
             Some(_) => self.subset_rank(Self::compress(pos.a, filled)),
@@ -376,7 +381,7 @@ impl DepthRanks {
         self.subset_rank(filled) * self.patterns + inner
     }
 
-    fn unrank(&self, r: u64) -> BoardPosition {
+    pub(crate) fn unrank(&self, r: u64) -> BoardPosition {
         let filled = self.subset_unrank(r / self.patterns, self.depth, self.cells);
         let inner = r % self.patterns;
         let packed = match self.xs {

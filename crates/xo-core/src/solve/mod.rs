@@ -7,5 +7,6 @@ pub mod lol;
 pub mod minimax;
 pub mod negamax;
 pub mod reach;
+pub mod strong;
 pub mod table;
 pub mod treblecross;

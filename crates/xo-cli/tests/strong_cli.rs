@@ -1,0 +1,146 @@
+//! `xo solve --strong --db DIR` and `xo query DIR`: answers equal `xo solve`'s, damaged or foreign
+//! files are refused with a clear message (exit 2), and an interrupted solve resumes to the same
+//! bytes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn xo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xo")).args(args).output().expect("xo runs")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xo-strong-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn queries_answer_as_solve_does() {
+    for game in ["tictactoe", "connect:4,4,3", "lol:8"] {
+        let db = temp(&game.replace([':', ','], "-"));
+        let out = xo(&["solve", game, "--strong", "--db", s(&db)]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("2.00 per position")
+                || game == "tictactoe"
+                || game == "lol:8"
+        );
+        let positions: &[&str] = match game {
+            "tictactoe" => &["", "XX.OO....", "X...O...X", "XOXOOXOX."],
+            "connect:4,4,3" => &["", "............X...", "........O...X..X"],
+            _ => &["", "L.......", "L.O..L.."],
+        };
+        for p in positions {
+            let with = |args: &[&str]| {
+                let mut v: Vec<&str> = args.to_vec();
+                v.insert(2, p);
+                v.retain(|a| !a.is_empty());
+                xo(&v)
+            };
+            let mut solve = json(&with(&["solve", game, "--json"]));
+            let mut query = json(&with(&["query", s(&db), "--json"]));
+            assert_eq!(query["engine"], "database");
+            solve["engine"] = "x".into();
+            query["engine"] = "x".into();
+            solve.as_object_mut().unwrap().remove("note");
+            assert_eq!(query, solve, "{game} {p:?}");
+        }
+        let info = xo(&["query", s(&db), "--info"]);
+        let text = String::from_utf8_lossy(&info.stdout);
+        assert!(info.status.success() && text.contains("positions:"), "{text}");
+        std::fs::remove_dir_all(&db).unwrap();
+    }
+}
+
+#[test]
+fn damaged_and_foreign_files_are_refused() {
+    let db = temp("damaged");
+    assert!(xo(&["solve", "tictactoe", "--strong", "--db", s(&db)]).status.success());
+    let tier = db.join("tier-05.xot");
+    let good = std::fs::read(&tier).unwrap();
+    let bad = |what: &str, bytes: &[u8], needle: &str| {
+        std::fs::write(&tier, bytes).unwrap();
+        let out = xo(&["query", s(&db), "XOXOX...."]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+        assert!(err.contains(needle) && err.lines().count() == 1, "{what}: {err}");
+    };
+    let mut flipped = good.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 0x40;
+    bad("flipped record", &flipped, "checksum");
+    let mut header = good.clone();
+    header[20] ^= 1;
+    bad("flipped header", &header, "checksum");
+    bad("truncated", &good[..good.len() - 3], "cut short");
+    bad("not a database", b"hello", "not an xo database");
+    // Another game's tier in its place.
+    let other = temp("other");
+    assert!(xo(&["solve", "mnk:3,3,2", "--strong", "--db", s(&other)]).status.success());
+    bad("other game", &std::fs::read(other.join("tier-05.xot")).unwrap(), "not tictactoe");
+    std::fs::write(&tier, &good).unwrap();
+    assert!(xo(&["query", s(&db), "XOXOX...."]).status.success());
+    // A missing folder.
+    let out = xo(&["query", "/nonexistent/xo-db", "X........"]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&db).unwrap();
+    std::fs::remove_dir_all(&other).unwrap();
+}
+
+#[test]
+fn an_interrupted_solve_resumes_to_the_same_bytes() {
+    let whole = temp("whole");
+    assert!(xo(&["solve", "mnk:4,3,3", "--strong", "--db", s(&whole)]).status.success());
+    let cut = temp("cut");
+    // Stopped part-way by its node budget: exit 3, some tiers written, none half-written.
+    let out = xo(&["solve", "mnk:4,3,3", "--strong", "--db", s(&cut), "--max-nodes", "40000"]);
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    let written = files(&cut);
+    assert!(!written.is_empty() && written.len() < 13, "{} tiers", written.len());
+    assert!(written.iter().all(|(name, _)| name.ends_with(".xot")), "no temporary file left");
+    // A damaged tier left by an earlier run is solved again, not trusted.
+    let (name, _) = &written[0];
+    std::fs::write(cut.join(name), b"garbage").unwrap();
+    let out = xo(&["solve", "mnk:4,3,3", "--strong", "--db", s(&cut)]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("resumed"));
+    assert_eq!(files(&cut), files(&whole));
+    // Killed outright part-way: the same.
+    let killed = temp("killed");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xo"))
+        .args(["solve", "mnk:4,4,4", "--strong", "--db", s(&killed)])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(xo(&["solve", "mnk:4,4,4", "--strong", "--db", s(&killed)]).status.success());
+    let again = temp("again");
+    assert!(xo(&["solve", "mnk:4,4,4", "--strong", "--db", s(&again)]).status.success());
+    assert_eq!(files(&killed), files(&again));
+    for d in [whole, cut, killed, again] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
