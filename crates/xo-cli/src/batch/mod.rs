@@ -73,32 +73,11 @@ pub trait Answerer {
 pub fn run<A: Answerer>(
     answerer: &mut A,
     input: impl Read,
-    mut output: impl Write,
+    output: impl Write,
 ) -> Result<(), BatchError> {
     let mut lines = LineReader::new(input);
     let count = lines.count_line()?;
-    let mut out = Vec::with_capacity(OUT_CHUNK + 64);
-    let mut result = Ok(());
-    for case in 0..count {
-        let answered = match lines.case_line(case, count, A::MAX_LINE) {
-            Ok(line) => answerer.answer(line, &mut out).map_err(|e| match e {
-                CaseError::Bad(expected) => lines.bad_line(expected),
-                CaseError::Stopped(stopped) => lines.stopped(stopped),
-            }),
-            Err(e) => Err(e),
-        };
-        if let Err(e) = answered {
-            result = Err(e);
-            break;
-        }
-        if out.len() >= OUT_CHUNK {
-            output.write_all(&out).map_err(BatchError::Io)?;
-            out.clear();
-        }
-    }
-    output.write_all(&out).map_err(BatchError::Io)?;
-    output.flush().map_err(BatchError::Io)?;
-    result
+    drive(answerer, lines, Some(count), output)
 }
 
 /// Runs a batch of a format without a count line: every line of `input` (blank lines skipped) is
@@ -113,15 +92,34 @@ pub fn run<A: Answerer>(
 pub fn run_all<A: Answerer>(
     answerer: &mut A,
     input: impl Read,
+    output: impl Write,
+) -> Result<(), BatchError> {
+    drive(answerer, LineReader::new(input), None, output)
+}
+
+/// Answers the case lines of `lines` (`count` of them, or every line to the end of input, blank
+/// ones skipped, when `None`), streaming the answers to `output`.
+fn drive<A: Answerer, R: Read>(
+    answerer: &mut A,
+    mut lines: LineReader<R>,
+    count: Option<u64>,
     mut output: impl Write,
 ) -> Result<(), BatchError> {
-    let mut lines = LineReader::new(input);
     let mut out = Vec::with_capacity(OUT_CHUNK + 64);
     let mut result = Ok(());
+    let mut case = 0;
     loop {
-        let answered = match lines.next_case(A::MAX_LINE) {
+        let line = match count {
+            Some(count) if case == count => break,
+            Some(count) => lines.case_line(case, count, A::MAX_LINE).map(Some),
+            None => lines.next_case(A::MAX_LINE),
+        };
+        case += 1;
+        let answered = match line {
             Ok(None) => break,
-            Ok(Some(line)) if line.iter().all(u8::is_ascii_whitespace) => continue,
+            Ok(Some(line)) if count.is_none() && line.iter().all(u8::is_ascii_whitespace) => {
+                continue
+            }
             Ok(Some(line)) => answerer.answer(line, &mut out).map_err(|e| match e {
                 CaseError::Bad(expected) => lines.bad_line(expected),
                 CaseError::Stopped(stopped) => lines.stopped(stopped),
