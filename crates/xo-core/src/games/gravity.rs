@@ -99,6 +99,8 @@ pub struct GravityBoard {
     board: u64,
     /// Shifts of the four directions: vertical, horizontal, the two diagonals.
     dirs: [u32; 4],
+    /// `k = 4` and every shift of [`GravityBoard::winning4`] below 64.
+    fast4: bool,
 }
 
 /// `x << n`, zero when `n >= 64`.
@@ -131,7 +133,8 @@ impl GravityBoard {
             bottom |= 1 << (c * h1);
             board |= ((1u64 << height) - 1) << (c * h1);
         }
-        Ok(GravityBoard { width, height, k, bottom, board, dirs: [1, h1, height, h1 + 1] })
+        let fast4 = k == 4 && 3 * (h1 + 1) < 64;
+        Ok(GravityBoard { width, height, k, bottom, board, dirs: [1, h1, height, h1 + 1], fast4 })
     }
 
     /// Whether a `width` x `height` board fits the layout (`width*(height+1) <= 64`).
@@ -254,22 +257,27 @@ impl GravityBoard {
     /// they can be played yet).
     #[inline]
     pub fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
-        let r = if self.k == 4 { self.winning4(stones) } else { self.winning_k(stones) };
+        let r = if self.fast4 { self.winning4(stones) } else { self.winning_k(stones) };
         r & (self.board ^ mask)
     }
 
-    /// [`GravityBoard::winning_cells`] for `k = 4`, by shifts of 1, 2 and 3 steps.
+    /// [`GravityBoard::winning_cells`] for `k = 4`, by shifts of 1, 2 and 3 steps (every shift
+    /// below 64: boards up to 19 rows).
     #[inline(always)]
     fn winning4(&self, p: u64) -> u64 {
+        debug_assert!(self.fast4);
         // Vertical: three stones below.
         let mut r = (p << 1) & (p << 2) & (p << 3);
         for &s in &self.dirs[1..] {
-            let left = shl(p, s) & shl(p, 2 * s);
-            r |= left & shl(p, 3 * s);
-            r |= left & shr(p, s);
-            let right = shr(p, s) & shr(p, 2 * s);
-            r |= right & shl(p, s);
-            r |= right & shr(p, 3 * s);
+            let s = s & 63;
+            let s2 = (2 * s) & 63;
+            let s3 = (3 * s) & 63;
+            let left = (p << s) & (p << s2);
+            r |= left & (p << s3);
+            r |= left & (p >> s);
+            let right = (p >> s) & (p >> s2);
+            r |= right & (p << s);
+            r |= right & (p >> s3);
         }
         r
     }

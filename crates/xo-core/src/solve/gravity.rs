@@ -33,6 +33,9 @@ use crate::Value;
 /// Nodes counted locally between ticks of the meter.
 const CHECK_EVERY: u64 = 1 << 12;
 
+/// Mirror images share table entries below this many stones.
+const SYMMETRIC_BELOW: u32 = 10;
+
 /// The smallest table: 2^10 entries.
 const MIN_INDEX_BITS: u32 = 10;
 
@@ -73,55 +76,64 @@ fn win_at(n: i32, p: i32) -> i32 {
 /// Where a search stands when its budget runs out.
 type Search<T> = Result<T, Stopped>;
 
-/// Keys of the transposition table: the part of a mixed key that its index does not already
-/// determine, so that a hit is exact.
-enum Keys {
-    /// The remaining bits fit 32.
+/// Entries of the transposition table: the part of the mixed key that the index does not
+/// already determine, above the stored bound, in one word (so that a probe is one cache miss and
+/// a hit is exact).
+enum Entries {
+    /// Key rest and bound fit 32 bits.
     Narrow(Vec<u32>),
-    /// Wider keys (boards of more than `32 + index bits` key bits, such as 8x7).
+    /// Wider (smaller tables, or boards of more key bits such as 8x7).
     Wide(Vec<u64>),
 }
 
 /// A transposition table of bounds, `2^bits` entries, indexed by a bijective mix of the key.
 struct Table {
-    keys: Keys,
-    values: Vec<u8>,
+    entries: Entries,
     bits: u32,
     /// Key bits: `W*(H+1)`.
     key_bits: u32,
+    /// Bits of a stored bound (never 0 for a used entry).
+    value_bits: u32,
 }
 
 impl Table {
-    fn entry_bytes(narrow: bool) -> usize {
-        if narrow {
-            5
-        } else {
-            9
-        }
-    }
-
-    /// The index bits and width of a table of about `bytes` bytes for keys of `key_bits` bits.
-    fn shape(bytes: usize, key_bits: u32) -> (u32, bool) {
+    /// The index bits and width (narrow or not) of a table of at most about `bytes` bytes.
+    fn shape(bytes: usize, key_bits: u32, value_bits: u32) -> (u32, bool) {
         let fit = |entry: usize| -> u32 {
             let entries = (bytes / entry).max(1);
             (usize::BITS - 1 - entries.leading_zeros()).max(MIN_INDEX_BITS)
         };
-        let bits = fit(Self::entry_bytes(true));
-        if key_bits.saturating_sub(bits) <= 32 {
-            (bits.min(key_bits), true)
+        let bits = fit(4);
+        if key_bits.saturating_sub(bits) + value_bits <= 32 {
+            (bits, true)
         } else {
-            (fit(Self::entry_bytes(false)).min(key_bits), false)
+            (fit(8), false)
         }
     }
 
     fn bytes(bits: u32, narrow: bool) -> usize {
-        Self::entry_bytes(narrow) << bits
+        (if narrow { 4 } else { 8 }) << bits
     }
 
-    fn new(bits: u32, narrow: bool, key_bits: u32) -> Table {
+    /// A table of zeros; `touch` writes every page now (instead of at first use: a query then
+    /// pays no page faults, but the allocation takes as long as writing the table).
+    fn new(bits: u32, narrow: bool, key_bits: u32, value_bits: u32, touch: bool) -> Table {
+        fn zeros<T: Copy + Default>(len: usize, touch: bool) -> Vec<T> {
+            if touch {
+                let mut v = Vec::with_capacity(len);
+                v.resize(len, T::default());
+                v
+            } else {
+                vec![T::default(); len]
+            }
+        }
         let len = 1usize << bits;
-        let keys = if narrow { Keys::Narrow(vec![0; len]) } else { Keys::Wide(vec![0; len]) };
-        Table { keys, values: vec![0; len], bits, key_bits }
+        let entries = if narrow {
+            Entries::Narrow(zeros(len, touch))
+        } else {
+            Entries::Wide(zeros(len, touch))
+        };
+        Table { entries, bits, key_bits, value_bits }
     }
 
     /// A bijection of `key_bits`-bit keys that spreads every key bit over the index.
@@ -140,31 +152,31 @@ impl Table {
     }
 
     #[inline(always)]
-    fn get(&self, key: u64) -> u8 {
+    fn get(&self, key: u64) -> u32 {
         let x = self.mix(key);
         let i = (x & ((1u64 << self.bits) - 1)) as usize;
         let rest = x >> self.bits;
-        let hit = match &self.keys {
-            Keys::Narrow(k) => k[i] == rest as u32,
-            Keys::Wide(k) => k[i] == rest,
+        let vmask = (1u64 << self.value_bits) - 1;
+        let e = match &self.entries {
+            Entries::Narrow(t) => t[i] as u64,
+            Entries::Wide(t) => t[i],
         };
-        if hit {
-            self.values[i]
+        if e >> self.value_bits == rest {
+            (e & vmask) as u32
         } else {
             0
         }
     }
 
     #[inline(always)]
-    fn put(&mut self, key: u64, value: u8) {
+    fn put(&mut self, key: u64, value: u32) {
         let x = self.mix(key);
         let i = (x & ((1u64 << self.bits) - 1)) as usize;
-        let rest = x >> self.bits;
-        match &mut self.keys {
-            Keys::Narrow(k) => k[i] = rest as u32,
-            Keys::Wide(k) => k[i] = rest,
+        let e = (x >> self.bits) << self.value_bits | value as u64;
+        match &mut self.entries {
+            Entries::Narrow(t) => t[i] = e as u32,
+            Entries::Wide(t) => t[i] = e,
         }
-        self.values[i] = value;
     }
 }
 
@@ -194,7 +206,8 @@ pub struct GravitySolver {
     min_at: Vec<i32>,
     /// Whether no line of k fits the board at all.
     no_lines: bool,
-    symmetric: bool,
+    /// Mirror images share table entries below this many stones (where they are common).
+    symmetric_below: u32,
     nodes: u64,
     unreported: u64,
     stopped: Option<Stopped>,
@@ -234,7 +247,7 @@ impl GravitySolver {
             max_at,
             min_at,
             no_lines: (k as u32) > w.max(h),
-            symmetric: true,
+            symmetric_below: SYMMETRIC_BELOW,
             nodes: 0,
             unreported: 0,
             stopped: None,
@@ -246,9 +259,10 @@ impl GravitySolver {
         &self.board
     }
 
-    /// Whether mirror images share table entries (on by default).
-    pub fn set_symmetric(&mut self, on: bool) {
-        self.symmetric = on;
+    /// Mirror images share table entries in positions of fewer than `stones` stones (10 by
+    /// default: deeper, mirror pairs are rare and the mirror key costs more than it saves).
+    pub fn set_symmetric_below(&mut self, stones: u32) {
+        self.symmetric_below = stones;
     }
 
     /// Positions visited by the last query.
@@ -258,7 +272,7 @@ impl GravitySolver {
 
     /// The bytes the table takes once allocated.
     pub fn table_bytes(&self) -> usize {
-        let (bits, narrow) = Table::shape(self.table_bytes, self.key_bits());
+        let (bits, narrow) = Table::shape(self.table_bytes, self.key_bits(), self.value_bits());
         Table::bytes(bits, narrow)
     }
 
@@ -271,16 +285,42 @@ impl GravitySolver {
         self.board.width() * (self.board.height() + 1)
     }
 
+    /// Bits of a stored bound: bounds are encoded 1 ..= 2 * range.
+    fn value_bits(&self) -> u32 {
+        let (_, range) = self.encoding();
+        u32::BITS - (2 * range as u32).leading_zeros()
+    }
+
+    /// The lowest score and how many scores there are (table entries: 0 empty, `1..=range` an
+    /// upper bound, `range+1..=2*range` a lower bound).
+    #[inline(always)]
+    fn encoding(&self) -> (i32, i32) {
+        let n = self.board.cells() as i32;
+        (-(n / 2 + 2), 2 * (n / 2 + 2) + 1)
+    }
+
+    /// Allocates the table now (after asking `meter`), writing every page so that later
+    /// queries pay no page faults: for a solver that will answer many queries (a benchmark, a
+    /// server). Without it, the first query allocates the table lazily.
+    pub fn prepare(&mut self, meter: &Meter) -> Search<()> {
+        self.allocate(meter, true)
+    }
+
+    fn allocate(&mut self, meter: &Meter, touch: bool) -> Search<()> {
+        if self.table.is_none() {
+            let (kb, vb) = (self.key_bits(), self.value_bits());
+            let (bits, narrow) = Table::shape(self.table_bytes, kb, vb);
+            meter.reserve(Table::bytes(bits, narrow) as u64)?;
+            self.table = Some(Table::new(bits, narrow, kb, vb, touch));
+        }
+        Ok(())
+    }
+
     fn begin(&mut self, meter: &Meter) -> Search<()> {
         self.nodes = 0;
         self.unreported = 0;
         self.stopped = None;
-        if self.table.is_none() {
-            let (bits, narrow) = Table::shape(self.table_bytes, self.key_bits());
-            meter.reserve(Table::bytes(bits, narrow) as u64)?;
-            self.table = Some(Table::new(bits, narrow, self.key_bits()));
-        }
-        Ok(())
+        self.allocate(meter, false)
     }
 
     fn finish<T>(&mut self, meter: &Meter, result: T) -> Search<T> {
@@ -420,7 +460,7 @@ impl GravitySolver {
     }
 
     fn table_key(&self, pos: &GravityPosition) -> u64 {
-        if self.symmetric {
+        if pos.moves < self.symmetric_below {
             self.board.symmetric_key(pos)
         } else {
             self.board.key(pos)
@@ -471,9 +511,7 @@ impl GravitySolver {
                 return beta;
             }
         }
-        // Table entries: 0 empty, 1..=range an upper bound, range+1..=2*range a lower bound.
-        let low = -(n / 2 + 2);
-        let range = 2 * (n / 2 + 2) + 1;
+        let (low, range) = self.encoding();
         let key = self.table_key(pos);
         let stored = self.table.as_ref().map_or(0, |t| t.get(key)) as i32;
         if stored != 0 {
@@ -496,7 +534,8 @@ impl GravitySolver {
             }
         }
         // Moves by the threats they create, centre first among equals.
-        let mut moves = [(0u64, 0u32); 64];
+        // (threats << 8 | column), at most 32 columns.
+        let mut moves = [0u16; 32];
         let mut len = 0usize;
         let b = &self.board;
         for &col in self.order.iter().rev() {
@@ -504,36 +543,37 @@ impl GravitySolver {
             if cell == 0 {
                 continue;
             }
-            let threats = b.winning_cells(pos.current | cell, pos.mask).count_ones();
+            let threats = b.winning_cells(pos.current | cell, pos.mask).count_ones() as u16;
             let mut i = len;
-            while i > 0 && moves[i - 1].1 > threats {
+            while i > 0 && moves[i - 1] >> 8 > threats {
                 moves[i] = moves[i - 1];
                 i -= 1;
             }
-            moves[i] = (cell, threats);
+            moves[i] = threats << 8 | col as u16;
             len += 1;
         }
         for i in (0..len).rev() {
             let mut child = *pos;
-            self.board.play_cell(&mut child, moves[i].0);
+            let col = (moves[i] & 0xFF) as u32;
+            self.board.play_cell(&mut child, next & self.board.column_mask(col));
             let score = -self.negamax(&child, meter, -beta, -alpha);
             if self.stopped.is_some() {
                 return 0;
             }
             if score >= beta {
-                self.store(key, (score - low + 1 + range) as u8);
+                self.store(key, (score - low + 1 + range) as u32);
                 return score;
             }
             if score > alpha {
                 alpha = score;
             }
         }
-        self.store(key, (alpha - low + 1) as u8);
+        self.store(key, (alpha - low + 1) as u32);
         alpha
     }
 
     #[inline]
-    fn store(&mut self, key: u64, value: u8) {
+    fn store(&mut self, key: u64, value: u32) {
         if let Some(t) = self.table.as_mut() {
             t.put(key, value);
         }
