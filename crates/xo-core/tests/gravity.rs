@@ -253,3 +253,33 @@ fn positions_convert_from_xo_positions() {
     assert!(matches!(board.from_moves("44x"), Err(GravityError::IllegalMove { index: 3, .. })));
     assert!(GravityBoard::from_rules(&parse_game("connect:8,8,4").unwrap()).is_err());
 }
+
+/// Late positions of larger boards (wide table entries on 8x7, the general-k shifts on tall
+/// boards) against the general negamax's exact value and remoteness.
+fn against_general(game: &str, min_stones: u32, positions: usize) {
+    let rules = parse_game(game).unwrap();
+    let board = GravityBoard::from_rules(&rules).unwrap();
+    let general = Board::new(&rules).unwrap();
+    let mut solver = GravitySolver::new(&board, 1 << 20);
+    let mut searcher = Searcher::new(&general, 1 << 20);
+    let meter = Meter::default();
+    let mut rng = StdRng::seed_from_u64(0x5EED ^ rules.cells() as u64);
+    for _ in 0..positions {
+        let stones = rng.random_range(min_stones..=rules.cells() as u32);
+        let pos = random_position(&rules, &mut rng, stones);
+        let g = board.from_position(&pos).unwrap();
+        let want = searcher.score(&general.encode(&pos)).unwrap();
+        let score = solver.score(&g, &meter).unwrap();
+        let text = pos.to_text(&rules);
+        assert_eq!(to_scored(&board, g.plies(), score), want, "{game} {text}: score {score}");
+    }
+}
+
+#[test]
+fn larger_boards_agree_with_the_general_negamax() {
+    against_general("connect:8,7,4", 30, 40);
+    against_general("connect:9,6,4", 30, 40);
+    against_general("connect:6,9,5", 32, 40);
+    against_general("connect:3,20,4", 36, 40);
+    against_general("connect:16,3,4", 30, 40);
+}
