@@ -47,8 +47,13 @@ fn differential(game: &str, min_stones: u32, positions: usize) {
         let score = solver.score(&g, &meter).unwrap();
         assert_eq!(to_scored(&board, g.plies(), score), want, "{game} {text}: score {score}");
         assert_eq!(solver.value(&g, &meter).unwrap(), want.value, "{game} {text}: value");
+        assert_eq!(solver.scored(&g, &meter).unwrap(), want, "{game} {text}: scored");
         let scores = solver.move_scores(&g, &meter).unwrap();
         assert_eq!(scores.len(), rules.width as usize);
+        let scored = solver.move_scored(&g, &meter).unwrap();
+        for (&(col, s), &(c, sc)) in scores.iter().zip(&scored) {
+            assert_eq!((col, s.map(|s| to_scored(&board, g.plies(), s))), (c, sc));
+        }
         let mut moves = Vec::new();
         rules.moves(&pos, &mut moves);
         let w = rules.width as usize;

@@ -407,6 +407,37 @@ impl GravitySolver {
         self.finish(meter, out)
     }
 
+    /// The value and remoteness of `pos` (its exact score through [`to_scored`]), as xo's
+    /// reports give them.
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::solve::gravity::GravitySolver;
+    /// use xo_core::Value;
+    /// let b = GravityBoard::new(4, 4, 3).unwrap();
+    /// let s = GravitySolver::new(&b, 1 << 20).scored(&b.start(), &Meter::default()).unwrap();
+    /// assert_eq!(s.value, Value::Win);
+    /// ```
+    pub fn scored(&mut self, pos: &GravityPosition, meter: &Meter) -> Search<Scored> {
+        let s = self.score(pos, meter)?;
+        Ok(to_scored(&self.board, pos.plies(), s))
+    }
+
+    /// [`GravitySolver::move_scores`] as values and remoteness for the mover (the remoteness
+    /// counts the move itself): `(column, None)` for a full column.
+    pub fn move_scored(
+        &mut self,
+        pos: &GravityPosition,
+        meter: &Meter,
+    ) -> Search<Vec<(u32, Option<Scored>)>> {
+        let scores = self.move_scores(pos, meter)?;
+        Ok(scores
+            .into_iter()
+            .map(|(col, s)| (col, s.map(|s| to_scored(&self.board, pos.plies(), s))))
+            .collect())
+    }
+
     /// The score of `pos` clamped to `[lo, hi]` (a window of `[-1, 1]` gives the value), by
     /// null-window searches.
     fn solve(&mut self, pos: &GravityPosition, meter: &Meter, lo: i32, hi: i32) -> i32 {
