@@ -24,6 +24,29 @@
 //! `k`-th stone), keeps upper and lower bounds in a transposition table, and tries moves in the
 //! order of the threats they create (winning cells after the move), centre columns first among
 //! equals. Mirror images share table entries.
+//!
+//! # From a validated xo position
+//!
+//! ```
+//! use xo_core::budget::Meter;
+//! use xo_core::games::gravity::GravityBoard;
+//! use xo_core::rules::{parse_game, Setup};
+//! use xo_core::solve::gravity::GravitySolver;
+//! use xo_core::Value;
+//!
+//! let rules = parse_game("connect:4,4,3").unwrap();
+//! let board = GravityBoard::from_rules(&rules).unwrap(); // refuses sizes that do not fit
+//! let pos = Setup::parse(&rules, ".... .... .... XO..").unwrap().validate(&rules).unwrap();
+//! let pos = board.from_position(&pos).unwrap();
+//! let meter = Meter::default(); // the job's budget
+//! let mut solver = GravitySolver::new(&board, 1 << 20); // the table is reserved on the meter
+//! let s = solver.scored(&pos, &meter).unwrap(); // value and remoteness
+//! assert_eq!(s.value, Value::Win);
+//! // Every column (0-based), with its value and remoteness for the mover, None when full.
+//! let moves = solver.move_scored(&pos, &meter).unwrap();
+//! assert_eq!(moves.len(), 4);
+//! assert!(moves.iter().any(|&(_, m)| m == Some(s)));
+//! ```
 
 use crate::budget::{Meter, Stopped};
 use crate::games::gravity::{GravityBoard, GravityPosition};
