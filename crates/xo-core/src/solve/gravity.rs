@@ -23,7 +23,9 @@
 //! (the mover cannot win at once, the opponent not on their next stone, nobody before their
 //! `k`-th stone), keeps upper and lower bounds in a transposition table, and tries moves in the
 //! order of the threats they create (winning cells after the move), centre columns first among
-//! equals. Mirror images share table entries.
+//! equals. Before searching any child it reads the children's table entries, which sometimes
+//! prove the node at once (enhanced transposition cut-off). Mirror images share table entries
+//! in the opening.
 //!
 //! # From a validated xo position
 //!
@@ -58,6 +60,10 @@ const CHECK_EVERY: u64 = 1 << 12;
 
 /// Mirror images share table entries below this many stones.
 const SYMMETRIC_BELOW: u32 = 10;
+
+/// Enhanced transposition cut-offs below this many stones: everywhere (about a fifth fewer
+/// positions on the hard opening sets, no slower on the easy ones).
+const ETC_BELOW: u32 = u32::MAX;
 
 /// The smallest table: 2^10 entries.
 const MIN_INDEX_BITS: u32 = 10;
@@ -231,6 +237,9 @@ pub struct GravitySolver {
     no_lines: bool,
     /// Mirror images share table entries below this many stones (where they are common).
     symmetric_below: u32,
+    /// Below this many stones, the children's table entries are read before any child is
+    /// searched (enhanced transposition cutoff).
+    etc_below: u32,
     nodes: u64,
     unreported: u64,
     stopped: Option<Stopped>,
@@ -274,6 +283,7 @@ impl GravitySolver {
             nodes: 0,
             unreported: 0,
             stopped: None,
+            etc_below: ETC_BELOW,
         }
     }
 
@@ -286,6 +296,13 @@ impl GravitySolver {
     /// default: deeper, mirror pairs are rare and the mirror key costs more than it saves).
     pub fn set_symmetric_below(&mut self, stones: u32) {
         self.symmetric_below = stones;
+    }
+
+    /// Reads the children's table entries before searching any child (a cut-off without
+    /// search when one already proves the node) in positions of fewer than `stones` stones
+    /// (everywhere by default; 0 turns it off).
+    pub fn set_etc_below(&mut self, stones: u32) {
+        self.etc_below = stones;
     }
 
     /// Positions visited by the last query.
@@ -605,6 +622,24 @@ impl GravitySolver {
             }
             moves[i] = threats << 8 | col as u16;
             len += 1;
+        }
+        // A child whose upper bound already lifts this node to beta proves it.
+        if pos.moves < self.etc_below {
+            if let Some(t) = &self.table {
+                for &mv in &moves[..len] {
+                    let mut child = *pos;
+                    let col = (mv & 0xFF) as u32;
+                    self.board.play_cell(&mut child, next & self.board.column_mask(col));
+                    let b = t.get(self.table_key(&child)) as i32;
+                    if b != 0 && b <= range {
+                        let upper = b + low - 1;
+                        if -upper >= beta {
+                            self.store(key, (-upper - low + 1 + range) as u32);
+                            return -upper;
+                        }
+                    }
+                }
+            }
         }
         for i in (0..len).rev() {
             let mut child = *pos;
