@@ -2,6 +2,7 @@
 //! Treblecross, heaps for octal games.
 
 pub mod board;
+pub mod gravity;
 pub mod lol;
 pub mod octal;
 pub mod treblecross;

@@ -146,6 +146,9 @@ pub(crate) fn lol_outer_mark(rules: &Rules) -> Option<u8> {
 pub enum Engine {
     /// Alpha-beta negamax on the bitboard (boards of at most 64 cells).
     Negamax,
+    /// Connect Four's family (gravity, own marks, k in a row) by Pascal Pons' method: exact
+    /// scores by null-window searches on a two-bitboard layout.
+    Gravity,
     /// The LOL solver that splits a strip into independent components (any length).
     LolComponents,
     /// Treblecross strips of any length by Grundy values of .007.
@@ -167,6 +170,7 @@ impl Engine {
     pub fn name(self) -> &'static str {
         match self {
             Engine::Negamax => "negamax",
+            Engine::Gravity => "gravity",
             Engine::LolComponents => "lol-components",
             Engine::TreblecrossGrundy | Engine::HeapsGrundy => "grundy",
             Engine::Census => "census",
@@ -334,6 +338,8 @@ fn choose_engine(rules: &Rules, question: Question) -> Result<Engine, InputError
         Question::Value | Question::Score | Question::Analysis { .. } => {
             if is_treblecross(rules) && cells >= 3 {
                 Ok(Engine::TreblecrossGrundy)
+            } else if crate::games::gravity::GravityBoard::from_rules(rules).is_ok() {
+                Ok(Engine::Gravity)
             } else if lol_outer_mark(rules).is_some() && (!fits || question == Question::Value) {
                 Ok(Engine::LolComponents)
             } else if fits {

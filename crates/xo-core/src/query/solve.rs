@@ -29,6 +29,9 @@ pub(super) fn solve(query: &Query, meter: &Meter) -> Result<SolveReport, Stopped
         (Engine::Negamax, Subject::Board(pos), Some(rules)) => {
             negamax(rules, pos, value_only, score_only, winning_only, meter, &mut report)?
         }
+        (Engine::Gravity, Subject::Board(pos), Some(rules)) => {
+            gravity(rules, pos, value_only, score_only, winning_only, meter, &mut report)?
+        }
         (Engine::LolComponents, Subject::Board(pos), Some(rules)) => {
             lol_components(rules, pos, value_only || score_only, winning_only, meter, &mut report)?
         }
@@ -150,6 +153,49 @@ fn negamax(
             value: m.scored.value,
             remoteness: Some(m.scored.remoteness),
             score: None,
+        })
+        .collect();
+    report.moves = Some(keep(moves, winning_only));
+    Ok(())
+}
+
+fn gravity(
+    rules: &Rules,
+    pos: &Position,
+    value_only: bool,
+    score_only: bool,
+    winning_only: bool,
+    meter: &Meter,
+    report: &mut SolveReport,
+) -> Result<(), Stopped> {
+    use crate::games::gravity::GravityBoard;
+    use crate::solve::gravity::GravitySolver;
+    let board = GravityBoard::from_rules(rules).expect("the query chose the gravity engine");
+    let bits = board.from_position(pos).expect("a validated position of the board");
+    let bytes =
+        GravitySolver::suggested_table_bytes(&board, pos.plies(), meter.budget().memory_bytes);
+    meter.reserve(bytes as u64)?;
+    let mut solver = GravitySolver::new(&board, bytes);
+    if value_only {
+        report.value = Some(solver.value(&bits, meter)?);
+        return Ok(());
+    }
+    let scored = solver.scored(&bits, meter)?;
+    (report.value, report.remoteness) = (Some(scored.value), Some(scored.remoteness));
+    if score_only {
+        return Ok(());
+    }
+    let moves = solver
+        .move_scored(&bits, meter)?
+        .into_iter()
+        .filter_map(|(col, s)| {
+            let s = s?;
+            Some(MoveReport {
+                name: (col + 1).to_string(),
+                value: s.value,
+                remoteness: Some(s.remoteness),
+                score: None,
+            })
         })
         .collect();
     report.moves = Some(keep(moves, winning_only));

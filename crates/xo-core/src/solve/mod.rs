@@ -2,6 +2,7 @@
 
 pub mod count;
 pub mod enumerate;
+pub mod gravity;
 pub mod grundy;
 pub mod lol;
 pub mod minimax;

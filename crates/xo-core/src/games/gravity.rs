@@ -1,0 +1,544 @@
+//! Gravity games with own marks and `k` in a row (Connect Four and every `connect:W,H,K` that
+//! fits), as two 64-bit boards in Pascal Pons' layout.
+//!
+//! Column `c` occupies bits `c*(H+1) .. c*(H+1)+H`: `H` playable cells from the bottom up, then
+//! one *sentinel* bit that is never set, so that shifting a bitboard by `1` (vertical), `H+1`
+//! (horizontal), `H` and `H+2` (the diagonals) never joins cells of different columns or rows.
+//! A position is `current` (the stones of the player to move) and `mask` (every stone); the
+//! stones of the other player are `current ^ mask`.
+//!
+//! The layout needs `W*(H+1) <= 64`: 7x6 (Connect Four, 49 bits), 8x7 (64), 9x6 (63), 6x9 (60),
+//! 10x5, 12x4, 16x3, 21x2, 32x1, 5x11, 4x15, 3x20, 2x31, 1x63, and everything smaller. Other
+//! sizes (8x8, 9x7, 10x6, ...) are refused with [`GravityError::TooLarge`].
+//!
+//! ```
+//! use xo_core::games::gravity::GravityBoard;
+//! let c4 = GravityBoard::new(7, 6, 4).unwrap();
+//! let pos = c4.from_moves("445566").unwrap(); // X to move, three in the bottom row
+//! assert!(c4.is_winning_move(&pos, 2) && c4.is_winning_move(&pos, 6));
+//! assert!(!c4.is_winning_move(&pos, 3));
+//! assert!(GravityBoard::new(8, 8, 4).is_err());
+//! ```
+
+use crate::rules::{Goal, Marks, Position, Rules};
+use crate::Value;
+
+/// Why a gravity board or position cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GravityError {
+    /// The board does not fit the 64-bit layout.
+    #[error("a {width}x{height} board does not fit the gravity bitboard ({width}*({height}+1) = {bits} bits, at most 64)")]
+    TooLarge {
+        /// Columns.
+        width: u32,
+        /// Rows.
+        height: u32,
+        /// Bits the layout would need.
+        bits: u32,
+    },
+    /// A size or `k` of zero.
+    #[error("a gravity board needs at least one column, one row and k >= 1 (got {width}x{height}, k = {k})")]
+    Empty {
+        /// Columns.
+        width: u32,
+        /// Rows.
+        height: u32,
+        /// Stones in a row.
+        k: u32,
+    },
+    /// The rules are not a gravity game with own marks and `k` in a row.
+    #[error("the gravity engine plays only gravity games with own marks and k in a row (not misere): {0}")]
+    NotGravity(String),
+    /// A move of a move sequence cannot be played.
+    #[error("move {index} ({text:?}) cannot be played: {reason}")]
+    IllegalMove {
+        /// The move's 1-based index in the sequence.
+        index: usize,
+        /// The move as written.
+        text: String,
+        /// Why.
+        reason: String,
+    },
+    /// A cell vector is not a position of this board.
+    #[error("not a position of this board: {0}")]
+    BadCells(String),
+}
+
+/// A position: the stones of the player to move, every stone, and how many moves were made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct GravityPosition {
+    /// Stones of the player to move.
+    pub current: u64,
+    /// Every stone.
+    pub mask: u64,
+    /// Moves made so far.
+    pub moves: u32,
+}
+
+impl GravityPosition {
+    /// Moves made so far.
+    pub fn plies(&self) -> u32 {
+        self.moves
+    }
+
+    /// Stones of the player who just moved.
+    pub fn opponent(&self) -> u64 {
+        self.current ^ self.mask
+    }
+}
+
+/// The rules of one gravity game: `width` columns, `height` rows, `k` in a row wins.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GravityBoard {
+    width: u32,
+    height: u32,
+    k: u32,
+    /// The bottom cell of every column.
+    bottom: u64,
+    /// Every playable cell.
+    board: u64,
+    /// Shifts of the four directions: vertical, horizontal, the two diagonals.
+    dirs: [u32; 4],
+    /// `k = 4` and every shift of [`GravityBoard::winning4`] below 64.
+    fast4: bool,
+}
+
+/// `x << n`, zero when `n >= 64`.
+#[inline(always)]
+fn shl(x: u64, n: u32) -> u64 {
+    x.checked_shl(n).unwrap_or(0)
+}
+
+/// `x >> n`, zero when `n >= 64`.
+#[inline(always)]
+fn shr(x: u64, n: u32) -> u64 {
+    x.checked_shr(n).unwrap_or(0)
+}
+
+impl GravityBoard {
+    /// The board of `width` columns, `height` rows and `k` in a row; refused when it does not fit
+    /// 64 bits (`width*(height+1) > 64`) or a number is zero.
+    pub fn new(width: u32, height: u32, k: u32) -> Result<GravityBoard, GravityError> {
+        if width == 0 || height == 0 || k == 0 {
+            return Err(GravityError::Empty { width, height, k });
+        }
+        if !GravityBoard::fits(width, height) {
+            let bits = width.saturating_mul(height.saturating_add(1));
+            return Err(GravityError::TooLarge { width, height, bits });
+        }
+        let h1 = height + 1;
+        let mut bottom = 0u64;
+        let mut board = 0u64;
+        for c in 0..width {
+            bottom |= 1 << (c * h1);
+            board |= ((1u64 << height) - 1) << (c * h1);
+        }
+        let fast4 = k == 4 && 3 * (h1 + 1) < 64;
+        Ok(GravityBoard { width, height, k, bottom, board, dirs: [1, h1, height, h1 + 1], fast4 })
+    }
+
+    /// Whether a `width` x `height` board fits the layout (`width*(height+1) <= 64`).
+    ///
+    /// ```
+    /// use xo_core::games::gravity::GravityBoard;
+    /// assert!(GravityBoard::fits(7, 6) && GravityBoard::fits(8, 7) && GravityBoard::fits(9, 6));
+    /// assert!(!GravityBoard::fits(8, 8) && !GravityBoard::fits(10, 6));
+    /// ```
+    pub fn fits(width: u32, height: u32) -> bool {
+        width >= 1 && height >= 1 && (width as u64) * (height as u64 + 1) <= 64
+    }
+
+    /// The board for `rules`: a gravity game with own marks, `k` in a row, not misère, that fits.
+    ///
+    /// ```
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::rules::parse_game;
+    /// let b = GravityBoard::from_rules(&parse_game("connect4").unwrap()).unwrap();
+    /// assert_eq!((b.width(), b.height(), b.k()), (7, 6, 4));
+    /// assert!(GravityBoard::from_rules(&parse_game("tictactoe").unwrap()).is_err());
+    /// ```
+    pub fn from_rules(rules: &Rules) -> Result<GravityBoard, GravityError> {
+        let k = match (&rules.marks, &rules.goal) {
+            (Marks::Own, Goal::InRow(k)) if rules.gravity && !rules.misere => *k,
+            _ => return Err(GravityError::NotGravity(rules.name.clone())),
+        };
+        GravityBoard::new(rules.width, rules.height, k)
+    }
+
+    /// Columns.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Rows.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Stones in a row that win.
+    pub fn k(&self) -> u32 {
+        self.k
+    }
+
+    /// Cells on the board.
+    pub fn cells(&self) -> u32 {
+        self.width * self.height
+    }
+
+    /// Every playable cell, as a bitboard.
+    pub fn board_mask(&self) -> u64 {
+        self.board
+    }
+
+    /// The empty board.
+    pub fn start(&self) -> GravityPosition {
+        GravityPosition::default()
+    }
+
+    /// The cells of column `col` (0-based).
+    #[inline]
+    pub fn column_mask(&self, col: u32) -> u64 {
+        ((1u64 << self.height) - 1) << (col * (self.height + 1))
+    }
+
+    #[inline]
+    fn top_mask(&self, col: u32) -> u64 {
+        1u64 << (self.height - 1 + col * (self.height + 1))
+    }
+
+    #[inline]
+    fn bottom_mask(&self, col: u32) -> u64 {
+        1u64 << (col * (self.height + 1))
+    }
+
+    /// Whether column `col` (0-based) has room.
+    #[inline]
+    pub fn can_play(&self, pos: &GravityPosition, col: u32) -> bool {
+        col < self.width && pos.mask & self.top_mask(col) == 0
+    }
+
+    /// Drops a stone of the player to move in column `col` (0-based); the column must have room.
+    #[inline]
+    pub fn play(&self, pos: &mut GravityPosition, col: u32) {
+        self.play_cell(pos, (pos.mask + self.bottom_mask(col)) & self.column_mask(col));
+    }
+
+    /// Plays the stone `cell` (one bit, a playable cell).
+    #[inline]
+    pub fn play_cell(&self, pos: &mut GravityPosition, cell: u64) {
+        pos.current ^= pos.mask;
+        pos.mask |= cell;
+        pos.moves += 1;
+    }
+
+    /// The cell a stone dropped in every column would take (one bit per column with room).
+    #[inline]
+    pub fn possible(&self, pos: &GravityPosition) -> u64 {
+        (pos.mask + self.bottom) & self.board
+    }
+
+    /// Whether playing column `col` (0-based, with room) makes `k` in a row for the player to move.
+    #[inline]
+    pub fn is_winning_move(&self, pos: &GravityPosition, col: u32) -> bool {
+        self.can_play(pos, col)
+            && self.winning_cells(pos.current, pos.mask)
+                & self.possible(pos)
+                & self.column_mask(col)
+                != 0
+    }
+
+    /// Whether the player to move can win at once.
+    #[inline]
+    pub fn can_win_next(&self, pos: &GravityPosition) -> bool {
+        self.winning_cells(pos.current, pos.mask) & self.possible(pos) != 0
+    }
+
+    /// The empty cells where one more stone of `stones` completes `k` in a row (whether or not
+    /// they can be played yet).
+    #[inline]
+    pub fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
+        let r = if self.fast4 { self.winning4(stones) } else { self.winning_k(stones) };
+        r & (self.board ^ mask)
+    }
+
+    /// [`GravityBoard::winning_cells`] for `k = 4`, by shifts of 1, 2 and 3 steps (every shift
+    /// below 64: boards up to 19 rows).
+    #[inline(always)]
+    fn winning4(&self, p: u64) -> u64 {
+        debug_assert!(self.fast4);
+        // Vertical: three stones below.
+        let mut r = (p << 1) & (p << 2) & (p << 3);
+        for &s in &self.dirs[1..] {
+            let s = s & 63;
+            let s2 = (2 * s) & 63;
+            let s3 = (3 * s) & 63;
+            let left = (p << s) & (p << s2);
+            r |= left & (p << s3);
+            r |= left & (p >> s);
+            let right = (p >> s) & (p >> s2);
+            r |= right & (p << s);
+            r |= right & (p >> s3);
+        }
+        r
+    }
+
+    /// [`GravityBoard::winning_cells`] for any `k`: a cell wins when, along some direction, `a`
+    /// stones lie on one side of it and `k - 1 - a` on the other.
+    fn winning_k(&self, p: u64) -> u64 {
+        let k = self.k;
+        if k > 64 {
+            return 0;
+        }
+        let mut r = 0u64;
+        for &s in &self.dirs {
+            if k <= 16 {
+                // before[i]: the i cells before are stones; after[i]: the i cells after.
+                let mut before = [!0u64; 16];
+                let mut after = [!0u64; 16];
+                for i in 1..k as usize {
+                    let d = (i as u32).saturating_mul(s);
+                    before[i] = before[i - 1] & shl(p, d);
+                    after[i] = after[i - 1] & shr(p, d);
+                }
+                for a in 0..k as usize {
+                    r |= before[a] & after[k as usize - 1 - a];
+                }
+            } else {
+                for a in 0..k {
+                    let mut run = !0u64;
+                    for i in 1..=a {
+                        run &= shl(p, i.saturating_mul(s));
+                    }
+                    for i in 1..k - a {
+                        run &= shr(p, i.saturating_mul(s));
+                    }
+                    r |= run;
+                }
+            }
+        }
+        r
+    }
+
+    /// Whether `stones` hold `k` in a row.
+    pub fn has_line(&self, stones: u64) -> bool {
+        self.dirs.iter().any(|&s| {
+            let mut run = stones;
+            for i in 1..self.k {
+                run &= shr(stones, i.saturating_mul(s));
+                if run == 0 {
+                    break;
+                }
+            }
+            run != 0
+        })
+    }
+
+    /// The result for the player to move when the game is over (the player who just moved made
+    /// `k` in a row: a loss; the board is full: a draw), `None` while it goes on.
+    pub fn outcome(&self, pos: &GravityPosition) -> Option<Value> {
+        if self.has_line(pos.opponent()) {
+            Some(Value::Loss)
+        } else if pos.mask == self.board {
+            Some(Value::Draw)
+        } else {
+            None
+        }
+    }
+
+    /// A key unique to the position (for this board): `current + mask` (the stones of the player
+    /// to move plus every stone; adding sets the first empty bit of each column as a marker).
+    #[inline]
+    pub fn key(&self, pos: &GravityPosition) -> u64 {
+        pos.current + pos.mask
+    }
+
+    /// The key of the position mirrored left to right.
+    pub fn mirror_key(&self, pos: &GravityPosition) -> u64 {
+        self.mirror(pos.current) + self.mirror(pos.mask)
+    }
+
+    /// The smaller of the key and the mirror key: equal for mirror images.
+    #[inline]
+    pub fn symmetric_key(&self, pos: &GravityPosition) -> u64 {
+        self.key(pos).min(self.mirror_key(pos))
+    }
+
+    /// `bits` with the columns in reverse order.
+    #[inline]
+    pub fn mirror(&self, bits: u64) -> u64 {
+        let h1 = self.height + 1;
+        let col = (1u64 << self.height) - 1;
+        let mut out = 0u64;
+        for c in 0..self.width {
+            out |= ((bits >> (c * h1)) & col) << ((self.width - 1 - c) * h1);
+        }
+        out
+    }
+
+    /// The position after `moves`: 1-based columns, one digit each (`"4453"`), or numbers
+    /// separated by spaces or commas (`"10 3 3"`) for boards wider than nine. Refused, naming
+    /// the move, when a column does not exist, is full, or the game was already won.
+    ///
+    /// ```
+    /// use xo_core::games::gravity::{GravityBoard, GravityError};
+    /// let c4 = GravityBoard::new(7, 6, 4).unwrap();
+    /// assert_eq!(c4.from_moves("4453").unwrap().plies(), 4);
+    /// let err = c4.from_moves("44448").unwrap_err();
+    /// assert!(matches!(err, GravityError::IllegalMove { index: 5, .. }));
+    /// assert!(c4.from_moves("4444444").is_err()); // column 4 is full after six
+    /// assert!(c4.from_moves("1212121").is_ok()); // the last move may win...
+    /// assert!(c4.from_moves("12121213").is_err()); // ...but nothing may follow it
+    /// ```
+    pub fn from_moves(&self, moves: &str) -> Result<GravityPosition, GravityError> {
+        let separated = moves.contains(|c: char| c.is_whitespace() || c == ',');
+        let tokens: Vec<&str> = if separated {
+            moves.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).collect()
+        } else {
+            moves.char_indices().map(|(i, c)| &moves[i..i + c.len_utf8()]).collect()
+        };
+        let mut pos = self.start();
+        for (i, text) in tokens.into_iter().enumerate() {
+            let illegal = |reason: String| GravityError::IllegalMove {
+                index: i + 1,
+                text: text.to_string(),
+                reason,
+            };
+            let col = match text.parse::<u32>() {
+                Ok(c) if (1..=self.width).contains(&c) => c - 1,
+                _ => return Err(illegal(format!("columns are 1 to {}", self.width))),
+            };
+            if self.has_line(pos.opponent()) {
+                return Err(illegal("the game is already won".into()));
+            }
+            if !self.can_play(&pos, col) {
+                return Err(illegal(format!("column {} is full", col + 1)));
+            }
+            self.play(&mut pos, col);
+        }
+        Ok(pos)
+    }
+
+    /// The position of `cells` in xo's reading order (row 0 is the top row, cell `row*W + col`;
+    /// 0 empty, 1 X who moves first, 2 O). Refused unless every stone rests on another or on the
+    /// bottom and X has as many stones as O or one more.
+    ///
+    /// ```
+    /// use xo_core::games::gravity::GravityBoard;
+    /// let b = GravityBoard::new(3, 2, 3).unwrap();
+    /// // . . .
+    /// // X O .   (X played column 1, O column 2; X to move)
+    /// let pos = b.from_cells(&[0, 0, 0, 1, 2, 0]).unwrap();
+    /// assert_eq!(pos, b.from_moves("12").unwrap());
+    /// assert!(b.from_cells(&[1, 0, 0, 0, 0, 0]).is_err()); // floating
+    /// ```
+    pub fn from_cells(&self, cells: &[u8]) -> Result<GravityPosition, GravityError> {
+        let (w, h) = (self.width as usize, self.height as usize);
+        if cells.len() != w * h {
+            return Err(GravityError::BadCells(format!(
+                "{} cells for a {}x{} board",
+                cells.len(),
+                w,
+                h
+            )));
+        }
+        let (mut x, mut o) = (0u64, 0u64);
+        for col in 0..w {
+            for row_up in 0..h {
+                let cell = cells[(h - 1 - row_up) * w + col];
+                let bit = 1u64 << (col * (h + 1) + row_up);
+                match cell {
+                    0 => {}
+                    1 => x |= bit,
+                    2 => o |= bit,
+                    other => {
+                        return Err(GravityError::BadCells(format!("cell value {other}")));
+                    }
+                }
+                if cell != 0 && row_up > 0 && (x | o) & (bit >> 1) == 0 {
+                    return Err(GravityError::BadCells(format!(
+                        "a stone floats in column {}",
+                        col + 1
+                    )));
+                }
+            }
+        }
+        let (nx, no) = (x.count_ones(), o.count_ones());
+        if nx != no && nx != no + 1 {
+            return Err(GravityError::BadCells(format!("{nx} X and {no} O")));
+        }
+        let current = if nx == no { x } else { o };
+        if self.has_line(current) {
+            return Err(GravityError::BadCells("the player to move already has a line".into()));
+        }
+        Ok(GravityPosition { current, mask: x | o, moves: nx + no })
+    }
+
+    /// The position of a validated xo position of these rules (see [`GravityBoard::from_cells`]).
+    pub fn from_position(&self, pos: &Position) -> Result<GravityPosition, GravityError> {
+        self.from_cells(pos.cells())
+    }
+
+    /// The cells of `pos` in xo's reading order (the inverse of [`GravityBoard::from_cells`]).
+    pub fn to_cells(&self, pos: &GravityPosition) -> Vec<u8> {
+        let (w, h) = (self.width as usize, self.height as usize);
+        let first_to_move = pos.moves.is_multiple_of(2);
+        let mut cells = vec![0u8; w * h];
+        for col in 0..w {
+            for row_up in 0..h {
+                let bit = 1u64 << (col * (h + 1) + row_up);
+                if pos.mask & bit != 0 {
+                    let mine = pos.current & bit != 0;
+                    cells[(h - 1 - row_up) * w + col] = if mine == first_to_move { 1 } else { 2 };
+                }
+            }
+        }
+        cells
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_layout_refuses_what_does_not_fit() {
+        assert!(GravityBoard::new(8, 7, 4).is_ok());
+        assert!(GravityBoard::new(6, 9, 4).is_ok());
+        assert!(GravityBoard::new(1, 63, 4).is_ok());
+        assert!(matches!(GravityBoard::new(8, 8, 4), Err(GravityError::TooLarge { bits: 72, .. })));
+        assert!(GravityBoard::new(0, 6, 4).is_err());
+        assert!(GravityBoard::new(u32::MAX, u32::MAX, 4).is_err());
+    }
+
+    #[test]
+    fn general_k_agrees_with_the_k4_shifts() {
+        let b = GravityBoard::new(7, 6, 4).unwrap();
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2_000 {
+            let mut pos = b.start();
+            while b.outcome(&pos).is_none() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let col = (state % 7) as u32;
+                if !b.can_play(&pos, col) {
+                    continue;
+                }
+                for stones in [pos.current, pos.opponent()] {
+                    let empty = b.board ^ pos.mask;
+                    assert_eq!(b.winning4(stones) & empty, b.winning_k(stones) & empty);
+                }
+                b.play(&mut pos, col);
+            }
+        }
+    }
+
+    #[test]
+    fn cells_round_trip() {
+        let b = GravityBoard::new(7, 6, 4).unwrap();
+        let pos = b.from_moves("4453221").unwrap();
+        assert_eq!(b.from_cells(&b.to_cells(&pos)).unwrap(), pos);
+        assert_eq!(b.mirror(b.mirror(pos.mask)), pos.mask);
+        assert_eq!(b.mirror_key(&pos), b.key(&b.from_moves("4435667").unwrap()));
+    }
+}

@@ -1,0 +1,747 @@
+//! The dedicated solver of gravity games (Connect Four and every `connect:W,H,K` that fits the
+//! [`GravityBoard`] layout), after Pascal Pons' design ("Solving Connect 4: how to build a perfect
+//! AI", blog.gamesolver.org).
+//!
+//! # Scores
+//!
+//! A score tells, for the player to move, who wins and when. With `N = W*H` cells, a game won by
+//! the stone played at ply `p` (counted from the empty board, the first stone is ply 1) scores
+//! `(N + 2 - p) / 2` (integer division) for the winner and its negative for the loser; a draw
+//! scores 0. For an even `N` this is Pons' `N/2 + 1 - s`, where `s` is the number of stones the
+//! winner has played when the game ends (Connect Four: `22 - s`); for an odd `N` it keeps every
+//! win at least 1. Being a function of the final ply only, a score means the same at every depth,
+//! so negamax is just `-child`; a winner prefers an early end, a loser a late one, exactly as
+//! xo's remoteness does (see [`to_scored`]).
+//!
+//! # Search
+//!
+//! Negamax with alpha-beta over null windows: [`GravitySolver::score`] narrows `[min, max]` by
+//! repeated searches of `[med, med + 1]`, the middle pulled toward 0 first (most positions are
+//! near a draw). Each node generates only the moves that do not hand the opponent an immediate
+//! win (blocking a single threat is forced, two threats lose, and no stone goes under a cell
+//! where the opponent would win), bounds its score by the earliest either side can still win
+//! (the mover cannot win at once, the opponent not on their next stone, nobody before their
+//! `k`-th stone), keeps upper and lower bounds in a transposition table, and tries moves in the
+//! order of the threats they create (winning cells after the move), centre columns first among
+//! equals. Before searching any child it reads the children's table entries, which sometimes
+//! prove the node at once (enhanced transposition cut-off). Mirror images share table entries
+//! in the opening.
+//!
+//! # From a validated xo position
+//!
+//! ```
+//! use xo_core::budget::Meter;
+//! use xo_core::games::gravity::GravityBoard;
+//! use xo_core::rules::{parse_game, Setup};
+//! use xo_core::solve::gravity::GravitySolver;
+//! use xo_core::Value;
+//!
+//! let rules = parse_game("connect:4,4,3").unwrap();
+//! let board = GravityBoard::from_rules(&rules).unwrap(); // refuses sizes that do not fit
+//! let pos = Setup::parse(&rules, ".... .... .... XO..").unwrap().validate(&rules).unwrap();
+//! let pos = board.from_position(&pos).unwrap();
+//! let meter = Meter::default(); // the job's budget
+//! let mut solver = GravitySolver::new(&board, 1 << 20); // the table is reserved on the meter
+//! let s = solver.scored(&pos, &meter).unwrap(); // value and remoteness
+//! assert_eq!(s.value, Value::Win);
+//! // Every column (0-based), with its value and remoteness for the mover, None when full.
+//! let moves = solver.move_scored(&pos, &meter).unwrap();
+//! assert_eq!(moves.len(), 4);
+//! assert!(moves.iter().any(|&(_, m)| m == Some(s)));
+//! ```
+
+use crate::budget::{Meter, Stopped};
+use crate::games::gravity::{GravityBoard, GravityPosition};
+use crate::value::Scored;
+use crate::Value;
+
+/// Nodes counted locally between ticks of the meter.
+const CHECK_EVERY: u64 = 1 << 12;
+
+/// Mirror images share table entries below this many stones.
+const SYMMETRIC_BELOW: u32 = 10;
+
+/// Enhanced transposition cut-offs below this many stones: everywhere (about a fifth fewer
+/// positions on the hard opening sets, no slower on the easy ones).
+const ETC_BELOW: u32 = u32::MAX;
+
+/// The smallest table: 2^10 entries.
+const MIN_INDEX_BITS: u32 = 10;
+
+/// The value and remoteness (plies to the end under perfect play) of `score` for the player to
+/// move in a position with `plies` stones on `board`.
+///
+/// ```
+/// use xo_core::games::gravity::GravityBoard;
+/// use xo_core::solve::gravity::to_scored;
+/// use xo_core::Value;
+/// let c4 = GravityBoard::new(7, 6, 4).unwrap();
+/// // The empty board scores 1: the first player wins with their 21st stone, ply 41.
+/// let s = to_scored(&c4, 0, 1);
+/// assert_eq!((s.value, s.remoteness), (Value::Win, 41));
+/// // A win at once from 5 stones: (44 - 6) / 2 = 19.
+/// assert_eq!(to_scored(&c4, 5, 19).remoteness, 1);
+/// assert_eq!(to_scored(&c4, 5, 0).remoteness, 37);
+/// ```
+pub fn to_scored(board: &GravityBoard, plies: u32, score: i32) -> Scored {
+    let n = board.cells() as i32;
+    let m = plies as i32;
+    if score == 0 {
+        return Scored { value: Value::Draw, remoteness: (n - m).max(0) as u32 };
+    }
+    // The winner moves at plies of the mover's parity on a win, the other parity on a loss.
+    let (value, parity) = if score > 0 { (Value::Win, m + 1) } else { (Value::Loss, m) };
+    let s = score.abs();
+    // (n + 2 - p) / 2 == s  <=>  p in {n + 2 - 2s, n + 1 - 2s}: take the one of the right parity.
+    let p = if (n + 2 - 2 * s - parity) % 2 == 0 { n + 2 - 2 * s } else { n + 1 - 2 * s };
+    Scored { value, remoteness: (p - m).max(0) as u32 }
+}
+
+/// The score of a game won at ply `p`, for the winner.
+fn win_at(n: i32, p: i32) -> i32 {
+    (n + 2 - p) / 2
+}
+
+/// Where a search stands when its budget runs out.
+type Search<T> = Result<T, Stopped>;
+
+/// Entries of the transposition table: the part of the mixed key that the index does not
+/// already determine, above the stored bound, in one word (so that a probe is one cache miss and
+/// a hit is exact).
+enum Entries {
+    /// Key rest and bound fit 32 bits.
+    Narrow(Vec<u32>),
+    /// Wider (smaller tables, or boards of more key bits such as 8x7).
+    Wide(Vec<u64>),
+}
+
+/// A transposition table of bounds, `2^bits` entries, indexed by a bijective mix of the key.
+struct Table {
+    entries: Entries,
+    bits: u32,
+    /// Key bits: `W*(H+1)`.
+    key_bits: u32,
+    /// Bits of a stored bound (never 0 for a used entry).
+    value_bits: u32,
+}
+
+impl Table {
+    /// The index bits and width (narrow or not) of a table of at most about `bytes` bytes.
+    fn shape(bytes: usize, key_bits: u32, value_bits: u32) -> (u32, bool) {
+        let fit = |entry: usize| -> u32 {
+            let entries = (bytes / entry).max(1);
+            (usize::BITS - 1 - entries.leading_zeros()).max(MIN_INDEX_BITS)
+        };
+        let bits = fit(4);
+        if key_bits.saturating_sub(bits) + value_bits <= 32 {
+            (bits, true)
+        } else {
+            (fit(8), false)
+        }
+    }
+
+    fn bytes(bits: u32, narrow: bool) -> usize {
+        (if narrow { 4 } else { 8 }) << bits
+    }
+
+    /// A table of zeros; `touch` writes every page now (instead of at first use: a query then
+    /// pays no page faults, but the allocation takes as long as writing the table).
+    fn new(bits: u32, narrow: bool, key_bits: u32, value_bits: u32, touch: bool) -> Table {
+        fn zeros<T: Copy + Default>(len: usize, touch: bool) -> Vec<T> {
+            if touch {
+                let mut v = Vec::with_capacity(len);
+                v.resize(len, T::default());
+                v
+            } else {
+                vec![T::default(); len]
+            }
+        }
+        let len = 1usize << bits;
+        let entries = if narrow {
+            Entries::Narrow(zeros(len, touch))
+        } else {
+            Entries::Wide(zeros(len, touch))
+        };
+        Table { entries, bits, key_bits, value_bits }
+    }
+
+    /// A bijection of `key_bits`-bit keys that spreads every key bit over the index.
+    #[inline(always)]
+    fn mix(&self, key: u64) -> u64 {
+        let kb = self.key_bits;
+        let low = if kb >= 64 { !0 } else { (1u64 << kb) - 1 };
+        let half = kb.div_ceil(2);
+        let mut x = key;
+        x ^= x >> half;
+        x = x.wrapping_mul(0x9E37_79B9_7F4A_7C15) & low;
+        x ^= x >> half;
+        x = x.wrapping_mul(0xD6E8_FEB8_6659_FD93) & low;
+        x ^= x >> half;
+        x
+    }
+
+    #[inline(always)]
+    fn get(&self, key: u64) -> u32 {
+        let x = self.mix(key);
+        let i = (x & ((1u64 << self.bits) - 1)) as usize;
+        let rest = x >> self.bits;
+        let vmask = (1u64 << self.value_bits) - 1;
+        let e = match &self.entries {
+            Entries::Narrow(t) => t[i] as u64,
+            Entries::Wide(t) => t[i],
+        };
+        if e >> self.value_bits == rest {
+            (e & vmask) as u32
+        } else {
+            0
+        }
+    }
+
+    #[inline(always)]
+    fn put(&mut self, key: u64, value: u32) {
+        let x = self.mix(key);
+        let i = (x & ((1u64 << self.bits) - 1)) as usize;
+        let e = (x >> self.bits) << self.value_bits | value as u64;
+        match &mut self.entries {
+            Entries::Narrow(t) => t[i] = e as u32,
+            Entries::Wide(t) => t[i] = e,
+        }
+    }
+}
+
+/// The solver: a board, a transposition table kept across queries (allocated at the first query,
+/// after the meter allowed it), and the counts of the last query.
+///
+/// ```
+/// use xo_core::budget::Meter;
+/// use xo_core::games::gravity::GravityBoard;
+/// use xo_core::solve::gravity::GravitySolver;
+/// let c4 = GravityBoard::new(7, 6, 4).unwrap();
+/// let mut solver = GravitySolver::new(&c4, 1 << 22);
+/// let meter = Meter::default();
+/// // Pons' first end-game test position: the player to move loses with their 21st stone.
+/// let pos = c4.from_moves("2252576253462244111563365343671351441").unwrap();
+/// assert_eq!(solver.score(&pos, &meter), Ok(-1));
+/// ```
+pub struct GravitySolver {
+    board: GravityBoard,
+    table_bytes: usize,
+    table: Option<Table>,
+    /// Columns, centre first.
+    order: Vec<u32>,
+    /// Upper bound of the score after `m` stones when the mover cannot win at once.
+    max_at: Vec<i32>,
+    /// Lower bound of the score after `m` stones when the opponent cannot win on their next stone.
+    min_at: Vec<i32>,
+    /// Whether no line of k fits the board at all.
+    no_lines: bool,
+    /// Mirror images share table entries below this many stones (where they are common).
+    symmetric_below: u32,
+    /// Below this many stones, the children's table entries are read before any child is
+    /// searched (enhanced transposition cutoff).
+    etc_below: u32,
+    nodes: u64,
+    unreported: u64,
+    stopped: Option<Stopped>,
+}
+
+impl GravitySolver {
+    /// A solver for `board` with a transposition table of about `table_bytes` bytes (at least a
+    /// few KiB), allocated at the first query.
+    pub fn new(board: &GravityBoard, table_bytes: usize) -> GravitySolver {
+        let (w, h, k) = (board.width(), board.height(), board.k());
+        let n = board.cells() as i32;
+        let order = (0..w)
+            .map(|i| (w / 2) as i32 + (1 - 2 * (i as i32 % 2)) * (i as i32 + 1) / 2)
+            .collect();
+        let order = fix_order(order, w);
+        let k = k as i32;
+        let mut max_at = Vec::new();
+        let mut min_at = Vec::new();
+        for m in 0..=n {
+            // The mover has m/2 stones and cannot win with the next: at best with stone
+            // max(k, m/2 + 2), played at ply m + 1 + 2 * (that - (m/2 + 1)).
+            let mine = m / 2;
+            let stone = k.max(mine + 2);
+            let p = m + 1 + 2 * (stone - mine - 1);
+            max_at.push(if p > n { 0 } else { win_at(n, p) });
+            // The opponent has (m+1)/2 stones and cannot win with the next (ply m + 2).
+            let theirs = (m + 1) / 2;
+            let stone = k.max(theirs + 2);
+            let p = m + 2 + 2 * (stone - theirs - 1);
+            min_at.push(if p > n { 0 } else { -win_at(n, p) });
+        }
+        GravitySolver {
+            board: board.clone(),
+            table_bytes,
+            table: None,
+            order,
+            max_at,
+            min_at,
+            no_lines: (k as u32) > w.max(h),
+            symmetric_below: SYMMETRIC_BELOW,
+            nodes: 0,
+            unreported: 0,
+            stopped: None,
+            etc_below: ETC_BELOW,
+        }
+    }
+
+    /// A table size for solving a position with `plies` stones within `budget_bytes`, calibrated
+    /// on Connect Four: 8 MiB while at most 90% of the cells are empty (such a table stays in
+    /// cache, and a larger one makes every probe slower: on Pons' sets from 1 to 27 stones,
+    /// 2^26 bytes is 1.5 to 2.5 times slower than 2^23), 256 MiB for the first few stones (the
+    /// empty 7x6 board needs the room).
+    ///
+    /// ```
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::solve::gravity::GravitySolver;
+    /// let c4 = GravityBoard::new(7, 6, 4).unwrap();
+    /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 5, 2 << 30), 8 << 20);
+    /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 0, 2 << 30), 256 << 20);
+    /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 0, 1 << 20), 1 << 20);
+    /// ```
+    pub fn suggested_table_bytes(board: &GravityBoard, plies: u32, budget_bytes: u64) -> usize {
+        let empty = board.cells().saturating_sub(plies);
+        let want: u64 = if empty * 10 <= board.cells() * 9 { 8 << 20 } else { 256 << 20 };
+        usize::try_from(want.min(budget_bytes)).unwrap_or(usize::MAX)
+    }
+
+    /// The board.
+    pub fn board(&self) -> &GravityBoard {
+        &self.board
+    }
+
+    /// Mirror images share table entries in positions of fewer than `stones` stones (10 by
+    /// default: deeper, mirror pairs are rare and the mirror key costs more than it saves).
+    pub fn set_symmetric_below(&mut self, stones: u32) {
+        self.symmetric_below = stones;
+    }
+
+    /// Reads the children's table entries before searching any child (a cut-off without
+    /// search when one already proves the node) in positions of fewer than `stones` stones
+    /// (everywhere by default; 0 turns it off).
+    pub fn set_etc_below(&mut self, stones: u32) {
+        self.etc_below = stones;
+    }
+
+    /// Positions visited by the last query.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The bytes the table takes once allocated.
+    pub fn table_bytes(&self) -> usize {
+        let (bits, narrow) = Table::shape(self.table_bytes, self.key_bits(), self.value_bits());
+        Table::bytes(bits, narrow)
+    }
+
+    /// Forgets everything the table learned.
+    pub fn clear(&mut self) {
+        self.table = None;
+    }
+
+    fn key_bits(&self) -> u32 {
+        self.board.width() * (self.board.height() + 1)
+    }
+
+    /// Bits of a stored bound: bounds are encoded 1 ..= 2 * range.
+    fn value_bits(&self) -> u32 {
+        let (_, range) = self.encoding();
+        u32::BITS - (2 * range as u32).leading_zeros()
+    }
+
+    /// The lowest score and how many scores there are (table entries: 0 empty, `1..=range` an
+    /// upper bound, `range+1..=2*range` a lower bound).
+    #[inline(always)]
+    fn encoding(&self) -> (i32, i32) {
+        let n = self.board.cells() as i32;
+        (-(n / 2 + 2), 2 * (n / 2 + 2) + 1)
+    }
+
+    /// Allocates the table now (after asking `meter`), writing every page so that later
+    /// queries pay no page faults: for a solver that will answer many queries (a benchmark, a
+    /// server). Without it, the first query allocates the table lazily.
+    pub fn prepare(&mut self, meter: &Meter) -> Search<()> {
+        self.allocate(meter, true)
+    }
+
+    fn allocate(&mut self, meter: &Meter, touch: bool) -> Search<()> {
+        if self.table.is_none() {
+            let (kb, vb) = (self.key_bits(), self.value_bits());
+            let (bits, narrow) = Table::shape(self.table_bytes, kb, vb);
+            meter.reserve(Table::bytes(bits, narrow) as u64)?;
+            self.table = Some(Table::new(bits, narrow, kb, vb, touch));
+        }
+        Ok(())
+    }
+
+    fn begin(&mut self, meter: &Meter) -> Search<()> {
+        self.nodes = 0;
+        self.unreported = 0;
+        self.stopped = None;
+        self.allocate(meter, false)
+    }
+
+    fn finish<T>(&mut self, meter: &Meter, result: T) -> Search<T> {
+        let reported = meter.tick(std::mem::take(&mut self.unreported));
+        if self.stopped.is_none() {
+            self.stopped = reported.err();
+        }
+        match self.stopped.take() {
+            Some(stopped) => Err(stopped),
+            None => Ok(result),
+        }
+    }
+
+    /// The exact score of `pos` for the player to move (Pons' convention, see the module).
+    /// A finished position scores its result: the player who just completed a line won at this
+    /// ply; a full board is a draw.
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::solve::gravity::GravitySolver;
+    /// let b = GravityBoard::new(5, 4, 4).unwrap();
+    /// let mut solver = GravitySolver::new(&b, 1 << 20);
+    /// assert_eq!(solver.score(&b.start(), &Meter::default()), Ok(0)); // 5x4 is a draw
+    /// ```
+    pub fn score(&mut self, pos: &GravityPosition, meter: &Meter) -> Search<i32> {
+        self.begin(meter)?;
+        let n = self.board.cells() as i32;
+        let s = self.solve(pos, meter, -n, n);
+        self.finish(meter, s)
+    }
+
+    /// The value of `pos` for the player to move: the score's sign, by the narrowest search.
+    pub fn value(&mut self, pos: &GravityPosition, meter: &Meter) -> Search<Value> {
+        self.begin(meter)?;
+        let s = self.solve(pos, meter, -1, 1);
+        self.finish(meter, sign_value(s))
+    }
+
+    /// The exact score, from the mover's point of view, of every column in order (0-based
+    /// index = column - 1): `None` for a full column (and for every column once the game is
+    /// over). One table serves all of them.
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::solve::gravity::GravitySolver;
+    /// let b = GravityBoard::new(4, 4, 3).unwrap();
+    /// let mut solver = GravitySolver::new(&b, 1 << 20);
+    /// let scores = solver.move_scores(&b.from_moves("1111").unwrap(), &Meter::default()).unwrap();
+    /// assert_eq!(scores[0], (0, None));
+    /// assert_eq!(scores.len(), 4);
+    /// ```
+    pub fn move_scores(
+        &mut self,
+        pos: &GravityPosition,
+        meter: &Meter,
+    ) -> Search<Vec<(u32, Option<i32>)>> {
+        self.begin(meter)?;
+        let w = self.board.width();
+        let n = self.board.cells() as i32;
+        let m = pos.moves as i32;
+        let over = self.board.outcome(pos).is_some();
+        let symmetric = self.board.mirror_key(pos) == self.board.key(pos);
+        let mut out: Vec<(u32, Option<i32>)> = Vec::with_capacity(w as usize);
+        for col in 0..w {
+            let score = if over || !self.board.can_play(pos, col) {
+                None
+            } else if symmetric && col > w - 1 - col {
+                out[(w - 1 - col) as usize].1
+            } else if self.board.is_winning_move(pos, col) {
+                Some(win_at(n, m + 1))
+            } else {
+                let mut child = *pos;
+                self.board.play(&mut child, col);
+                let s = -self.solve(&child, meter, -n, n);
+                if self.stopped.is_some() {
+                    break;
+                }
+                Some(s)
+            };
+            out.push((col, score));
+        }
+        self.finish(meter, out)
+    }
+
+    /// The value and remoteness of `pos` (its exact score through [`to_scored`]), as xo's
+    /// reports give them.
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::solve::gravity::GravitySolver;
+    /// use xo_core::Value;
+    /// let b = GravityBoard::new(4, 4, 3).unwrap();
+    /// let s = GravitySolver::new(&b, 1 << 20).scored(&b.start(), &Meter::default()).unwrap();
+    /// assert_eq!(s.value, Value::Win);
+    /// ```
+    pub fn scored(&mut self, pos: &GravityPosition, meter: &Meter) -> Search<Scored> {
+        let s = self.score(pos, meter)?;
+        Ok(to_scored(&self.board, pos.plies(), s))
+    }
+
+    /// [`GravitySolver::move_scores`] as values and remoteness for the mover (the remoteness
+    /// counts the move itself): `(column, None)` for a full column.
+    pub fn move_scored(
+        &mut self,
+        pos: &GravityPosition,
+        meter: &Meter,
+    ) -> Search<Vec<(u32, Option<Scored>)>> {
+        let scores = self.move_scores(pos, meter)?;
+        Ok(scores
+            .into_iter()
+            .map(|(col, s)| (col, s.map(|s| to_scored(&self.board, pos.plies(), s))))
+            .collect())
+    }
+
+    /// The score of `pos` clamped to `[lo, hi]` (a window of `[-1, 1]` gives the value), by
+    /// null-window searches.
+    fn solve(&mut self, pos: &GravityPosition, meter: &Meter, lo: i32, hi: i32) -> i32 {
+        let n = self.board.cells() as i32;
+        let m = pos.moves as i32;
+        if self.board.has_line(pos.opponent()) {
+            return (-win_at(n, m)).clamp(lo, hi);
+        }
+        if m >= n || self.no_lines {
+            return 0;
+        }
+        if self.board.can_win_next(pos) {
+            return win_at(n, m + 1).clamp(lo, hi);
+        }
+        let mut min = (-win_at(n, m + 2)).max(lo);
+        let mut max = self.max_at[m as usize].min(hi);
+        while min < max {
+            let mut med = min + (max - min) / 2;
+            if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            let r = self.negamax(pos, meter, med, med + 1);
+            if self.stopped.is_some() {
+                return 0;
+            }
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        min
+    }
+
+    /// The moves of `pos` that do not let the opponent win at once, as cells.
+    #[inline]
+    fn non_losing_moves(&self, pos: &GravityPosition) -> u64 {
+        let b = &self.board;
+        let mut possible = b.possible(pos);
+        let theirs = b.winning_cells(pos.opponent(), pos.mask);
+        let forced = possible & theirs;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0;
+            }
+            possible = forced;
+        }
+        possible & !(theirs >> 1)
+    }
+
+    fn table_key(&self, pos: &GravityPosition) -> u64 {
+        if pos.moves < self.symmetric_below {
+            self.board.symmetric_key(pos)
+        } else {
+            self.board.key(pos)
+        }
+    }
+
+    /// The score of `pos` if it lies in `(alpha, beta)`; otherwise a bound on the same side of
+    /// the window. The mover cannot win at once.
+    fn negamax(
+        &mut self,
+        pos: &GravityPosition,
+        meter: &Meter,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        self.unreported += 1;
+        if self.unreported >= CHECK_EVERY {
+            if let Err(stopped) = meter.tick(std::mem::take(&mut self.unreported)) {
+                self.stopped = Some(stopped);
+            }
+        }
+        if self.stopped.is_some() {
+            return 0;
+        }
+        let n = self.board.cells() as i32;
+        let m = pos.moves as i32;
+        let next = self.non_losing_moves(pos);
+        if next == 0 {
+            // Every move lets the opponent win with their next stone.
+            return -win_at(n, m + 2);
+        }
+        if m >= n - 2 {
+            // Neither side can win any more.
+            return 0;
+        }
+        let min = self.min_at[m as usize];
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let max = self.max_at[m as usize];
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        let (low, range) = self.encoding();
+        let key = self.table_key(pos);
+        let stored = self.table.as_ref().map_or(0, |t| t.get(key)) as i32;
+        if stored != 0 {
+            if stored > range {
+                let lower = stored - range + low - 1;
+                if alpha < lower {
+                    alpha = lower;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+            } else {
+                let upper = stored + low - 1;
+                if beta > upper {
+                    beta = upper;
+                    if alpha >= beta {
+                        return beta;
+                    }
+                }
+            }
+        }
+        // Moves by the threats they create, centre first among equals.
+        // (threats << 8 | column), at most 32 columns.
+        let mut moves = [0u16; 32];
+        let mut len = 0usize;
+        let b = &self.board;
+        for &col in self.order.iter().rev() {
+            let cell = next & b.column_mask(col);
+            if cell == 0 {
+                continue;
+            }
+            let threats = b.winning_cells(pos.current | cell, pos.mask).count_ones() as u16;
+            let mut i = len;
+            while i > 0 && moves[i - 1] >> 8 > threats {
+                moves[i] = moves[i - 1];
+                i -= 1;
+            }
+            moves[i] = threats << 8 | col as u16;
+            len += 1;
+        }
+        // A child whose upper bound already lifts this node to beta proves it.
+        if pos.moves < self.etc_below {
+            if let Some(t) = &self.table {
+                for &mv in &moves[..len] {
+                    let mut child = *pos;
+                    let col = (mv & 0xFF) as u32;
+                    self.board.play_cell(&mut child, next & self.board.column_mask(col));
+                    let b = t.get(self.table_key(&child)) as i32;
+                    if b != 0 && b <= range {
+                        let upper = b + low - 1;
+                        if -upper >= beta {
+                            self.store(key, (-upper - low + 1 + range) as u32);
+                            return -upper;
+                        }
+                    }
+                }
+            }
+        }
+        for i in (0..len).rev() {
+            let mut child = *pos;
+            let col = (moves[i] & 0xFF) as u32;
+            self.board.play_cell(&mut child, next & self.board.column_mask(col));
+            let score = -self.negamax(&child, meter, -beta, -alpha);
+            if self.stopped.is_some() {
+                return 0;
+            }
+            if score >= beta {
+                self.store(key, (score - low + 1 + range) as u32);
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+        }
+        self.store(key, (alpha - low + 1) as u32);
+        alpha
+    }
+
+    #[inline]
+    fn store(&mut self, key: u64, value: u32) {
+        if let Some(t) = self.table.as_mut() {
+            t.put(key, value);
+        }
+    }
+}
+
+/// Centre-first column order, as 0-based columns (every column once).
+fn fix_order(order: Vec<i32>, w: u32) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::with_capacity(w as usize);
+    for c in order {
+        if (0..w as i32).contains(&c) && !out.contains(&(c as u32)) {
+            out.push(c as u32);
+        }
+    }
+    for c in 0..w {
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn sign_value(score: i32) -> Value {
+    match score.signum() {
+        1 => Value::Win,
+        -1 => Value::Loss,
+        _ => Value::Draw,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remoteness_inverts_the_score() {
+        for (w, h) in [(7, 6), (5, 3), (3, 3), (4, 4), (1, 1)] {
+            let b = GravityBoard::new(w, h, 3).unwrap();
+            let n = b.cells() as i32;
+            for m in 0..=n {
+                for p in m..=n {
+                    let winner_moves = (p - m) % 2 == 1;
+                    let s = if winner_moves { win_at(n, p) } else { -win_at(n, p) };
+                    if p == m && m == 0 {
+                        continue;
+                    }
+                    let got = to_scored(&b, m as u32, s);
+                    assert_eq!(got.remoteness as i32, p - m, "{w}x{h} m={m} p={p} s={s}");
+                    assert!(s != 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_order_is_centre_first() {
+        let b = GravityBoard::new(7, 6, 4).unwrap();
+        assert_eq!(GravitySolver::new(&b, 0).order, vec![3, 2, 4, 1, 5, 0, 6]);
+        let b = GravityBoard::new(4, 4, 3).unwrap();
+        assert_eq!(GravitySolver::new(&b, 0).order, vec![2, 1, 3, 0]);
+    }
+}

@@ -1,0 +1,290 @@
+//! The dedicated gravity solver against plain minimax on small boards (value and remoteness of
+//! positions and of every move), against Pascal Pons' published Connect 4 test sets, and against
+//! the general negamax on small empty boards.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::path::PathBuf;
+use xo_core::budget::{Budget, Limit, Meter};
+use xo_core::game::Game;
+use xo_core::games::board::Board;
+use xo_core::games::gravity::{GravityBoard, GravityError};
+use xo_core::rules::{parse_game, Position, Rules};
+use xo_core::solve::gravity::{to_scored, GravitySolver};
+use xo_core::solve::minimax::plain_score;
+use xo_core::solve::negamax::Searcher;
+use xo_core::value::Scored;
+use xo_core::Value;
+
+/// A random position of `rules` with `stones` stones (fewer when the game ended first).
+fn random_position(rules: &Rules, rng: &mut StdRng, stones: u32) -> Position {
+    let mut pos = rules.start();
+    let mut moves = Vec::new();
+    for _ in 0..stones {
+        moves.clear();
+        rules.moves(&pos, &mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        pos = rules.play(&pos, moves[rng.random_range(0..moves.len())]);
+    }
+    pos
+}
+
+fn differential(game: &str, min_stones: u32, positions: usize) {
+    let rules = parse_game(game).unwrap();
+    let board = GravityBoard::from_rules(&rules).unwrap();
+    let mut solver = GravitySolver::new(&board, 1 << 16);
+    let meter = Meter::default();
+    let mut rng = StdRng::seed_from_u64(0xC4 ^ rules.cells() as u64);
+    let cells = rules.cells() as u32;
+    for _ in 0..positions {
+        let stones = rng.random_range(min_stones..=cells);
+        let pos = random_position(&rules, &mut rng, stones);
+        let g = board.from_position(&pos).unwrap();
+        let text = pos.to_text(&rules);
+        let want = plain_score(&rules, &pos);
+        let score = solver.score(&g, &meter).unwrap();
+        assert_eq!(to_scored(&board, g.plies(), score), want, "{game} {text}: score {score}");
+        assert_eq!(solver.value(&g, &meter).unwrap(), want.value, "{game} {text}: value");
+        assert_eq!(solver.scored(&g, &meter).unwrap(), want, "{game} {text}: scored");
+        let scores = solver.move_scores(&g, &meter).unwrap();
+        assert_eq!(scores.len(), rules.width as usize);
+        let scored = solver.move_scored(&g, &meter).unwrap();
+        for (&(col, s), &(c, sc)) in scores.iter().zip(&scored) {
+            assert_eq!((col, s.map(|s| to_scored(&board, g.plies(), s))), (c, sc));
+        }
+        let mut moves = Vec::new();
+        rules.moves(&pos, &mut moves);
+        let w = rules.width as usize;
+        let legal: Vec<usize> = moves.iter().map(|&(cell, _)| cell % w).collect();
+        for (col, s) in scores {
+            let col = col as usize;
+            match legal.iter().position(|&c| c == col) {
+                None => assert_eq!(s, None, "{game} {text}: column {}", col + 1),
+                Some(i) => {
+                    let child = plain_score(&rules, &rules.play(&pos, moves[i]));
+                    let want = Scored { value: -child.value, remoteness: child.remoteness + 1 };
+                    let s = s.unwrap_or_else(|| panic!("{game} {text}: column {}", col + 1));
+                    assert_eq!(
+                        to_scored(&board, g.plies(), s),
+                        want,
+                        "{game} {text}: column {} scores {s}",
+                        col + 1
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn connect_4x4x3_matches_plain_minimax() {
+    differential("connect:4,4,3", 6, 300);
+}
+
+#[test]
+fn connect_5x4x3_matches_plain_minimax() {
+    differential("connect:5,4,3", 9, 150);
+}
+
+#[test]
+fn connect_4x4x4_matches_plain_minimax() {
+    differential("connect:4,4,4", 7, 200);
+}
+
+#[test]
+fn connect_5x4x4_matches_plain_minimax() {
+    differential("connect:5,4,4", 10, 100);
+}
+
+#[test]
+fn connect_4x5x3_matches_plain_minimax() {
+    differential("connect:4,5,3", 9, 150);
+}
+
+#[test]
+fn odd_boards_and_unusual_k_match_plain_minimax() {
+    // Odd cell counts (the last stone is the first player's), k = 1 and 2, and k longer than
+    // any line.
+    differential("connect:3,3,3", 0, 100);
+    differential("connect:5,3,3", 6, 100);
+    differential("connect:3,5,3", 6, 100);
+    differential("connect:3,3,2", 0, 50);
+    differential("connect:3,2,1", 0, 20);
+    differential("connect:3,3,4", 0, 50);
+}
+
+fn test_set(name: &str) -> Vec<(String, i32)> {
+    let path: PathBuf =
+        [env!("CARGO_MANIFEST_DIR"), "tests", "data", "connect4", name].iter().collect();
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("the Connect 4 test set {} is needed: {e}", path.display()));
+    text.lines()
+        .map(|l| {
+            let (moves, score) = l.split_once(' ').expect("moves and score");
+            (moves.to_string(), score.trim().parse().expect("a score"))
+        })
+        .collect()
+}
+
+fn pons(name: &str, take: usize) {
+    let board = GravityBoard::new(7, 6, 4).unwrap();
+    let mut solver = GravitySolver::new(&board, 1 << 24);
+    let meter = Meter::default();
+    for (moves, want) in test_set(name).into_iter().take(take) {
+        let pos = board.from_moves(&moves).unwrap();
+        assert_eq!(solver.score(&pos, &meter).unwrap(), want, "{name}: {moves}");
+        let value = solver.value(&pos, &meter).unwrap();
+        assert_eq!(value.as_i8() as i32, want.signum(), "{name}: value of {moves}");
+    }
+}
+
+#[test]
+fn pons_end_game_easy() {
+    pons("Test_L3_R1", 1000);
+}
+
+#[test]
+fn pons_middle_game_easy() {
+    pons("Test_L2_R1", 1000);
+}
+
+#[test]
+fn pons_middle_game_medium_first_lines() {
+    pons("Test_L2_R2", 20);
+}
+
+#[test]
+fn pons_beginning_easy_first_lines() {
+    pons("Test_L1_R1", 20);
+}
+
+#[test]
+fn every_move_of_pons_positions_agrees_with_the_score() {
+    let board = GravityBoard::new(7, 6, 4).unwrap();
+    let mut solver = GravitySolver::new(&board, 1 << 24);
+    let meter = Meter::default();
+    for (moves, want) in test_set("Test_L3_R1").into_iter().take(100) {
+        let pos = board.from_moves(&moves).unwrap();
+        let scores = solver.move_scores(&pos, &meter).unwrap();
+        let best = scores.iter().filter_map(|&(_, s)| s).max().unwrap();
+        assert_eq!(best, want, "{moves}");
+        for (col, s) in scores {
+            assert_eq!(s.is_some(), board.can_play(&pos, col), "{moves}: column {}", col + 1);
+            if let Some(s) = s {
+                let mut child = pos;
+                board.play(&mut child, col);
+                let direct = if board.is_winning_move(&pos, col) {
+                    s
+                } else {
+                    -solver.score(&child, &meter).unwrap()
+                };
+                assert_eq!(s, direct, "{moves}: column {}", col + 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn small_empty_boards_agree_with_the_general_negamax() {
+    // k = 4 on boards up to 6x5 (John Tromp's table of small boards: all of these are draws
+    // except where the general negamax says otherwise; the negamax is the oracle here).
+    let meter = Meter::default();
+    for (w, h) in [(4, 4), (5, 4), (6, 4), (4, 5), (5, 5), (4, 6)] {
+        let game = format!("connect:{w},{h},4");
+        let rules = parse_game(&game).unwrap();
+        let board = GravityBoard::from_rules(&rules).unwrap();
+        let mut solver = GravitySolver::new(&board, 1 << 24);
+        let score = solver.score(&board.start(), &meter).unwrap();
+        let general = Board::new(&rules).unwrap();
+        let mut searcher = Searcher::new(&general, 1 << 24);
+        let want = searcher.score(&Default::default()).unwrap();
+        assert_eq!(to_scored(&board, 0, score), want, "{game}: score {score}");
+        assert_eq!(solver.value(&board.start(), &meter).unwrap(), want.value, "{game}");
+    }
+}
+
+#[test]
+fn known_small_board_values() {
+    // Small boards whose values are classical (John Tromp's table): 4x4, 5x4 and 4x5 are draws,
+    // 6x4 is a win for the second player (the general negamax agrees); with k = 3 the first
+    // player wins 4x4.
+    let meter = Meter::default();
+    for (w, h, k, want) in [
+        (4, 4, 4, Value::Draw),
+        (5, 4, 4, Value::Draw),
+        (4, 5, 4, Value::Draw),
+        (6, 4, 4, Value::Loss),
+        (4, 4, 3, Value::Win),
+    ] {
+        let board = GravityBoard::new(w, h, k).unwrap();
+        let mut solver = GravitySolver::new(&board, 1 << 22);
+        assert_eq!(solver.value(&board.start(), &meter).unwrap(), want, "{w}x{h} k={k}");
+    }
+}
+
+#[test]
+fn budgets_stop_the_search() {
+    let board = GravityBoard::new(7, 6, 4).unwrap();
+    let mut solver = GravitySolver::new(&board, 1 << 20);
+    let meter = Meter::new(Budget::default().with_max_nodes(50_000));
+    let err = solver.score(&board.start(), &meter).unwrap_err();
+    assert_eq!(err.limit, Limit::Nodes);
+    let meter = Meter::new(Budget::default().with_memory(1 << 10));
+    let mut solver = GravitySolver::new(&board, 1 << 20);
+    assert_eq!(solver.score(&board.start(), &meter).unwrap_err().limit, Limit::Memory);
+    // After a stop, the solver still answers right with a fresh meter.
+    let mut solver = GravitySolver::new(&board, 1 << 20);
+    let stopped = Meter::new(Budget::default().with_max_nodes(5_000));
+    let pos = board.from_moves("2252576253462244111563365343671351441").unwrap();
+    let _ = solver.score(&board.from_moves("4").unwrap(), &stopped);
+    assert_eq!(solver.score(&pos, &Meter::default()), Ok(-1));
+}
+
+#[test]
+fn positions_convert_from_xo_positions() {
+    let rules = parse_game("connect4").unwrap();
+    let board = GravityBoard::from_rules(&rules).unwrap();
+    let mut rng = StdRng::seed_from_u64(7);
+    for _ in 0..200 {
+        let stones = rng.random_range(0..=42);
+        let pos = random_position(&rules, &mut rng, stones);
+        let g = board.from_position(&pos).unwrap();
+        assert_eq!(board.to_cells(&g), pos.cells());
+        assert_eq!(g.plies(), pos.plies());
+        assert_eq!(board.outcome(&g), rules.outcome(&pos));
+    }
+    assert!(matches!(board.from_moves("44x"), Err(GravityError::IllegalMove { index: 3, .. })));
+    assert!(GravityBoard::from_rules(&parse_game("connect:8,8,4").unwrap()).is_err());
+}
+
+/// Late positions of larger boards (wide table entries on 8x7, the general-k shifts on tall
+/// boards) against the general negamax's exact value and remoteness.
+fn against_general(game: &str, min_stones: u32, positions: usize) {
+    let rules = parse_game(game).unwrap();
+    let board = GravityBoard::from_rules(&rules).unwrap();
+    let general = Board::new(&rules).unwrap();
+    let mut solver = GravitySolver::new(&board, 1 << 20);
+    let mut searcher = Searcher::new(&general, 1 << 20);
+    let meter = Meter::default();
+    let mut rng = StdRng::seed_from_u64(0x5EED ^ rules.cells() as u64);
+    for _ in 0..positions {
+        let stones = rng.random_range(min_stones..=rules.cells() as u32);
+        let pos = random_position(&rules, &mut rng, stones);
+        let g = board.from_position(&pos).unwrap();
+        let want = searcher.score(&general.encode(&pos)).unwrap();
+        let score = solver.score(&g, &meter).unwrap();
+        let text = pos.to_text(&rules);
+        assert_eq!(to_scored(&board, g.plies(), score), want, "{game} {text}: score {score}");
+    }
+}
+
+#[test]
+fn larger_boards_agree_with_the_general_negamax() {
+    against_general("connect:8,7,4", 30, 40);
+    against_general("connect:9,6,4", 30, 40);
+    against_general("connect:6,9,5", 32, 40);
+    against_general("connect:3,20,4", 36, 40);
+    against_general("connect:16,3,4", 30, 40);
+}
