@@ -156,12 +156,17 @@ fn pons_middle_game_easy() {
 
 #[test]
 fn pons_middle_game_medium_first_lines() {
-    pons("Test_L2_R2", 20);
+    pons("Test_L2_R2", 100);
 }
 
 #[test]
 fn pons_beginning_easy_first_lines() {
-    pons("Test_L1_R1", 20);
+    pons("Test_L1_R1", 100);
+}
+
+#[test]
+fn pons_beginning_medium_first_lines() {
+    pons("Test_L1_R2", 10);
 }
 
 #[test]
