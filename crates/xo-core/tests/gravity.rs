@@ -50,6 +50,10 @@ fn differential(game: &str, min_stones: u32, positions: usize) {
         assert_eq!(solver.scored(&g, &meter).unwrap(), want, "{game} {text}: scored");
         let scores = solver.move_scores(&g, &meter).unwrap();
         assert_eq!(scores.len(), rules.width as usize);
+        let values = solver.move_values(&g, &meter).unwrap();
+        for (&(col, s), &(c, v)) in scores.iter().zip(&values) {
+            assert_eq!((col, s.map(|s| to_scored(&board, g.plies(), s).value)), (c, v));
+        }
         let scored = solver.move_scored(&g, &meter).unwrap();
         for (&(col, s), &(c, sc)) in scores.iter().zip(&scored) {
             assert_eq!((col, s.map(|s| to_scored(&board, g.plies(), s))), (c, sc));
@@ -152,12 +156,17 @@ fn pons_middle_game_easy() {
 
 #[test]
 fn pons_middle_game_medium_first_lines() {
-    pons("Test_L2_R2", 20);
+    pons("Test_L2_R2", 100);
 }
 
 #[test]
 fn pons_beginning_easy_first_lines() {
-    pons("Test_L1_R1", 20);
+    pons("Test_L1_R1", 100);
+}
+
+#[test]
+fn pons_beginning_medium_first_lines() {
+    pons("Test_L1_R2", 10);
 }
 
 #[test]
@@ -170,6 +179,11 @@ fn every_move_of_pons_positions_agrees_with_the_score() {
         let scores = solver.move_scores(&pos, &meter).unwrap();
         let best = scores.iter().filter_map(|&(_, s)| s).max().unwrap();
         assert_eq!(best, want, "{moves}");
+        let values = solver.move_values(&pos, &meter).unwrap();
+        for (&(_, s), &(col, v)) in scores.iter().zip(&values) {
+            let sign = s.map(|s| s.signum() as i8);
+            assert_eq!(v.map(|v| v.as_i8()), sign, "{moves}: value of column {}", col + 1);
+        }
         for (col, s) in scores {
             assert_eq!(s.is_some(), board.can_play(&pos, col), "{moves}: column {}", col + 1);
             if let Some(s) = s {

@@ -439,6 +439,41 @@ impl GravitySolver {
         pos: &GravityPosition,
         meter: &Meter,
     ) -> Search<Vec<(u32, Option<i32>)>> {
+        let n = self.board.cells() as i32;
+        self.moves_within(pos, meter, -n, n)
+    }
+
+    /// The value of every column for the mover, in order (`None` for a full column): the
+    /// fastest way to name the winning (or drawing) moves.
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::solve::gravity::GravitySolver;
+    /// use xo_core::Value;
+    /// let c4 = GravityBoard::new(7, 6, 4).unwrap();
+    /// let mut solver = GravitySolver::new(&c4, 1 << 22);
+    /// let pos = c4.from_moves("2252576253462244111563365343671351441").unwrap();
+    /// let values = solver.move_values(&pos, &Meter::default()).unwrap();
+    /// assert!(values.iter().all(|&(_, v)| v != Some(Value::Win)));
+    /// ```
+    pub fn move_values(
+        &mut self,
+        pos: &GravityPosition,
+        meter: &Meter,
+    ) -> Search<Vec<(u32, Option<Value>)>> {
+        let values = self.moves_within(pos, meter, -1, 1)?;
+        Ok(values.into_iter().map(|(col, s)| (col, s.map(sign_value))).collect())
+    }
+
+    /// Every column's score for the mover, clamped to `[lo, hi]`.
+    fn moves_within(
+        &mut self,
+        pos: &GravityPosition,
+        meter: &Meter,
+        lo: i32,
+        hi: i32,
+    ) -> Search<Vec<(u32, Option<i32>)>> {
         self.begin(meter)?;
         let w = self.board.width();
         let n = self.board.cells() as i32;
@@ -452,11 +487,11 @@ impl GravitySolver {
             } else if symmetric && col > w - 1 - col {
                 out[(w - 1 - col) as usize].1
             } else if self.board.is_winning_move(pos, col) {
-                Some(win_at(n, m + 1))
+                Some(win_at(n, m + 1).clamp(lo, hi))
             } else {
                 let mut child = *pos;
                 self.board.play(&mut child, col);
-                let s = -self.solve(&child, meter, -n, n);
+                let s = -self.solve(&child, meter, -hi, -lo);
                 if self.stopped.is_some() {
                     break;
                 }
