@@ -53,7 +53,7 @@ fn every_record_of_small_games_equals_the_negamax() {
     .unwrap();
     check(&misere, None, 2);
     check(&parse_game("treblecross:12").unwrap(), None, 3);
-    check(&parse_game("lol:10").unwrap(), Some(3000), 4);
-    check(&parse_game("mnk:4,3,3").unwrap(), Some(3000), 5);
-    check(&parse_game("connect:4,4,3").unwrap(), Some(1500), 6);
+    check(&parse_game("lol:10").unwrap(), None, 4);
+    check(&parse_game("mnk:4,3,3").unwrap(), None, 5);
+    check(&parse_game("connect:4,4,3").unwrap(), Some(20_000), 6);
 }
