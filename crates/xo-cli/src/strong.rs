@@ -68,7 +68,8 @@ pub fn solve(game: &str, dir: &Path, budget: &BudgetArgs, out: &mut impl Write) 
     }
     let board = Board::new(&rules)?;
     let tiers = tiers(&board).context("the board's tiers cannot be numbered")?;
-    let (meter, bar) = budget.meter();
+    let total: u64 = tiers.iter().map(Tier::len).sum();
+    let (meter, bar) = progress(budget, total);
     // Two tiers in memory at once, two bytes a position.
     let most = tiers.windows(2).map(|w| w[0].len().saturating_add(w[1].len())).max().unwrap_or(1);
     meter.reserve(most.saturating_mul(2)).map_err(|s| {
@@ -126,6 +127,32 @@ pub fn solve(game: &str, dir: &Path, budget: &BudgetArgs, out: &mut impl Write) 
         value.map_or("unknown".into(), |s| format!("{} in {} plies", s.value, s.remoteness)),
     )?;
     Ok(())
+}
+
+/// A meter for `budget` with a bar of the positions solved, on a terminal.
+fn progress(
+    budget: &BudgetArgs,
+    total: u64,
+) -> (xo_core::budget::Meter, Option<indicatif::ProgressBar>) {
+    use std::io::IsTerminal;
+    use xo_core::budget::{Meter, Progress};
+    if !std::io::stderr().is_terminal() {
+        return (Meter::new(budget.budget()), None);
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} positions, {msg}, {elapsed_precise} (eta {eta})",
+    ) {
+        bar.set_style(style);
+    }
+    let shown = bar.clone();
+    let meter = Meter::with_progress(budget.budget(), move |p: Progress| {
+        shown.set_position(p.nodes);
+        if let Some((done, all)) = p.done {
+            shown.set_message(format!("tier {done} of {all}"));
+        }
+    });
+    (meter, Some(bar))
 }
 
 /// Answers `position` from the database in `dir`, as `xo solve` would.
