@@ -61,6 +61,9 @@ enum Command {
         /// List only the winning moves.
         #[arg(long, conflicts_with = "value_only")]
         winning: bool,
+        /// Report the value and remoteness (and Pons' score in gravity games), not the moves.
+        #[arg(long, conflicts_with_all = ["value_only", "winning"])]
+        no_moves: bool,
         /// Strong-solve the whole game into the database folder given by --db (every position,
         /// tier by tier; a re-run resumes from the tiers already written).
         #[arg(long, requires = "db")]
@@ -263,9 +266,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 write!(out, "{}", xo_cli::render::render_answer(&rules_query, &answer, false))?;
             }
         }
-        Command::Solve { at, value_only, winning, budget, .. } => {
+        Command::Solve { at, value_only, winning, no_moves, budget, .. } => {
             let question = if value_only {
                 Question::Value
+            } else if no_moves {
+                Question::Score
             } else {
                 Question::Analysis { winning_only: winning }
             };

@@ -160,8 +160,8 @@ fn pons_middle_game_medium_first_lines() {
 }
 
 #[test]
-fn pons_beginning_easy_first_lines() {
-    pons("Test_L1_R1", 100);
+fn pons_beginning_easy_all_lines() {
+    pons("Test_L1_R1", 1000);
 }
 
 #[test]
@@ -230,6 +230,9 @@ fn known_small_board_values() {
         (5, 4, 4, Value::Draw),
         (4, 5, 4, Value::Draw),
         (6, 4, 4, Value::Loss),
+        (6, 5, 4, Value::Draw),
+        (5, 6, 4, Value::Draw),
+        (4, 7, 4, Value::Draw),
         (4, 4, 3, Value::Win),
     ] {
         let board = GravityBoard::new(w, h, k).unwrap();
