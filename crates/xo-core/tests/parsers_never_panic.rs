@@ -184,7 +184,7 @@ fn rules_file() -> impl Strategy<Value = String> {
         prop::option::weighted(0.95, small()),
         prop::option::of(small()),
         prop::option::of(boolean.clone()),
-        prop::option::weighted(0.95, quoted(&["own", "shared", "same", "Own", ""])),
+        prop::option::weighted(0.95, quoted(&["own", "same", "Own", "", "shared"])),
         prop::option::of(quoted(&["SO", "LO", "so", "ss", "S", "SOX", ""])),
         prop::option::of(quoted(&["X", "q", "XX", ""])),
         prop::option::of(small()),

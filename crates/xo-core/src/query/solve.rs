@@ -25,18 +25,19 @@ pub(super) fn solve(query: &Query, meter: &Meter) -> Result<SolveReport, Stopped
     let value_only = query.question() == Question::Value;
     // Value and remoteness without the moves: engines that tell no remoteness answer the value.
     let score_only = query.question() == Question::Score;
+    let asked = Asked { value_only, score_only, winning_only };
     match (query.engine(), query.subject(), query.rules()) {
         (Engine::Negamax, Subject::Board(pos), Some(rules)) => {
-            negamax(rules, pos, value_only, score_only, winning_only, meter, &mut report)?
+            negamax(rules, pos, asked, meter, &mut report)?
         }
         (Engine::Gravity, Subject::Board(pos), Some(rules)) => {
-            gravity(rules, pos, value_only, score_only, winning_only, meter, &mut report)?
+            gravity(rules, pos, asked, meter, &mut report)?
         }
         (Engine::LolComponents, Subject::Board(pos), Some(rules)) => {
-            lol_components(rules, pos, value_only || score_only, winning_only, meter, &mut report)?
+            lol_components(rules, pos, asked, meter, &mut report)?
         }
         (Engine::TreblecrossGrundy, Subject::Board(pos), Some(_)) => {
-            treblecross(pos, value_only || score_only, winning_only, meter, &mut report)?
+            treblecross(pos, asked, meter, &mut report)?
         }
         (Engine::HeapsGrundy, Subject::Heaps(heaps), None) => {
             let game = query.game().octal().expect("an octal game");
@@ -108,6 +109,17 @@ fn pons_scores(rules: &Rules, plies: u32, report: &mut SolveReport) {
     }
 }
 
+/// What the question asks an engine for.
+#[derive(Debug, Clone, Copy)]
+struct Asked {
+    /// The value alone.
+    value_only: bool,
+    /// Value and remoteness, no moves.
+    score_only: bool,
+    /// Only the winning moves.
+    winning_only: bool,
+}
+
 /// Keeps only the winning moves when asked to.
 fn keep(moves: Vec<MoveReport>, winning_only: bool) -> Vec<MoveReport> {
     if winning_only {
@@ -120,12 +132,11 @@ fn keep(moves: Vec<MoveReport>, winning_only: bool) -> Vec<MoveReport> {
 fn negamax(
     rules: &Rules,
     pos: &Position,
-    value_only: bool,
-    score_only: bool,
-    winning_only: bool,
+    asked: Asked,
     meter: &Meter,
     report: &mut SolveReport,
 ) -> Result<(), Stopped> {
+    let Asked { value_only, score_only, winning_only } = asked;
     let bytes = table_bytes(rules, meter.budget().memory_bytes);
     meter.reserve(bytes)?;
     let board = Board::new(rules).expect("the query checked the board's size");
@@ -162,12 +173,11 @@ fn negamax(
 fn gravity(
     rules: &Rules,
     pos: &Position,
-    value_only: bool,
-    score_only: bool,
-    winning_only: bool,
+    asked: Asked,
     meter: &Meter,
     report: &mut SolveReport,
 ) -> Result<(), Stopped> {
+    let Asked { value_only, score_only, winning_only } = asked;
     use crate::games::gravity::GravityBoard;
     use crate::solve::gravity::GravitySolver;
     let board = GravityBoard::from_rules(rules).expect("the query chose the gravity engine");
@@ -205,11 +215,11 @@ fn gravity(
 fn lol_components(
     rules: &Rules,
     pos: &Position,
-    value_only: bool,
-    winning_only: bool,
+    asked: Asked,
     meter: &Meter,
     report: &mut SolveReport,
 ) -> Result<(), Stopped> {
+    let (value_only, winning_only) = (asked.value_only || asked.score_only, asked.winning_only);
     let outer = lol_outer_mark(rules).expect("the query chose the LOL solver for a LOL-like game");
     let cell = |c: u8| match c {
         0 => Cell::Empty,
@@ -249,11 +259,11 @@ fn lol_components(
 
 fn treblecross(
     pos: &Position,
-    value_only: bool,
-    winning_only: bool,
+    asked: Asked,
     meter: &Meter,
     report: &mut SolveReport,
 ) -> Result<(), Stopped> {
+    let (value_only, winning_only) = (asked.value_only || asked.score_only, asked.winning_only);
     meter.reserve(pos.cells().len() as u64)?;
     let cells = pos.cells().iter().map(|&c| c != 0).collect();
     let strip = TreblecrossStrip::from_cells(cells).expect("the query checked the strip");
