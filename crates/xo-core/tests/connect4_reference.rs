@@ -2,29 +2,17 @@
 //! line is a game so far (columns 1-7) and its score, positive when the player to move wins, and
 //! larger the sooner: `(44 - e) / 2` for a game that ends with `e` discs on the board.
 
-use std::path::PathBuf;
+mod common;
+
 use xo_core::games::board::Board;
 use xo_core::rules::parse_game;
 use xo_core::solve::negamax::Searcher;
 use xo_core::Value;
 
-fn test_set(name: &str) -> Vec<(String, i32)> {
-    let path: PathBuf =
-        [env!("CARGO_MANIFEST_DIR"), "tests", "data", "connect4", name].iter().collect();
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("the Connect 4 test set {} is needed: {e}", path.display()));
-    text.lines()
-        .map(|l| {
-            let (moves, score) = l.split_once(' ').expect("moves and score");
-            (moves.to_string(), score.trim().parse().expect("a score"))
-        })
-        .collect()
-}
-
 fn check(name: &str, take: usize) {
     let board = Board::new(&parse_game("connect4").unwrap()).unwrap();
     let mut searcher = Searcher::new(&board, 1 << 26);
-    for (moves, want) in test_set(name).into_iter().take(take) {
+    for (moves, want) in common::pons_set(name).into_iter().take(take) {
         let pos = board.play_columns(&moves).expect("a legal game");
         let s = searcher.score(&pos).unwrap();
         let end = (pos.plies() + s.remoteness) as i32;

@@ -2,9 +2,10 @@
 //! positions and of every move), against Pascal Pons' published Connect 4 test sets, and against
 //! the general negamax on small empty boards.
 
+mod common;
+
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::path::PathBuf;
 use xo_core::budget::{Budget, Limit, Meter};
 use xo_core::game::Game;
 use xo_core::games::board::Board;
@@ -119,24 +120,11 @@ fn odd_boards_and_unusual_k_match_plain_minimax() {
     differential("connect:3,3,4", 0, 50);
 }
 
-fn test_set(name: &str) -> Vec<(String, i32)> {
-    let path: PathBuf =
-        [env!("CARGO_MANIFEST_DIR"), "tests", "data", "connect4", name].iter().collect();
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("the Connect 4 test set {} is needed: {e}", path.display()));
-    text.lines()
-        .map(|l| {
-            let (moves, score) = l.split_once(' ').expect("moves and score");
-            (moves.to_string(), score.trim().parse().expect("a score"))
-        })
-        .collect()
-}
-
 fn pons(name: &str, take: usize) {
     let board = GravityBoard::new(7, 6, 4).unwrap();
     let mut solver = GravitySolver::new(&board, 1 << 24);
     let meter = Meter::default();
-    for (moves, want) in test_set(name).into_iter().take(take) {
+    for (moves, want) in common::pons_set(name).into_iter().take(take) {
         let pos = board.from_moves(&moves).unwrap();
         assert_eq!(solver.score(&pos, &meter).unwrap(), want, "{name}: {moves}");
         let value = solver.value(&pos, &meter).unwrap();
@@ -174,7 +162,7 @@ fn every_move_of_pons_positions_agrees_with_the_score() {
     let board = GravityBoard::new(7, 6, 4).unwrap();
     let mut solver = GravitySolver::new(&board, 1 << 24);
     let meter = Meter::default();
-    for (moves, want) in test_set("Test_L3_R1").into_iter().take(100) {
+    for (moves, want) in common::pons_set("Test_L3_R1").into_iter().take(100) {
         let pos = board.from_moves(&moves).unwrap();
         let scores = solver.move_scores(&pos, &meter).unwrap();
         let best = scores.iter().filter_map(|&(_, s)| s).max().unwrap();
