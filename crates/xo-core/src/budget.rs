@@ -361,6 +361,74 @@ impl Meter {
     }
 }
 
+/// An engine's side of a [`Meter`]: positions are counted locally and handed to the meter in
+/// batches (an atomic add per position would slow the hottest loops), and the first stop is kept
+/// so the search can unwind and report it.
+///
+/// ```
+/// use xo_core::budget::{Budget, Limit, Meter, Ticker};
+/// let meter = Meter::new(Budget::default().with_max_nodes(100));
+/// let mut ticker = Ticker::default();
+/// let visited = (0..).take_while(|_| !ticker.tick(Some(&meter))).count();
+/// assert_eq!(visited as u64, Ticker::BATCH - 1);
+/// assert_eq!(ticker.finish(Some(&meter), ()).unwrap_err().limit, Limit::Nodes);
+/// ```
+#[derive(Debug, Default)]
+pub struct Ticker {
+    unreported: u64,
+    stopped: Option<Stopped>,
+}
+
+impl Ticker {
+    /// Positions counted between reports to the meter.
+    pub const BATCH: u64 = 1 << 12;
+
+    /// Forgets the counts and the stop of an earlier query.
+    pub fn reset(&mut self) {
+        *self = Ticker::default();
+    }
+
+    /// Counts one position; reports a batch to `meter` when one is full. True once stopped.
+    #[inline]
+    pub fn tick(&mut self, meter: Option<&Meter>) -> bool {
+        self.unreported += 1;
+        if self.unreported >= Self::BATCH {
+            if let Some(meter) = meter {
+                if let Err(stopped) = meter.tick(self.unreported) {
+                    self.stopped.get_or_insert(stopped);
+                }
+            }
+            self.unreported = 0;
+        }
+        self.stopped.is_some()
+    }
+
+    /// Whether the query has stopped.
+    #[inline]
+    pub fn is_stopped(&self) -> bool {
+        self.stopped.is_some()
+    }
+
+    /// Stops the query (the first stop is the one reported).
+    pub fn stop(&mut self, stopped: Stopped) {
+        self.stopped.get_or_insert(stopped);
+    }
+
+    /// Ends a query: reports the last positions and gives `result`, or the stop.
+    pub fn finish<T>(&mut self, meter: Option<&Meter>, result: T) -> Result<T, Stopped> {
+        if let Some(meter) = meter {
+            if let Err(stopped) = meter.tick(std::mem::take(&mut self.unreported)) {
+                self.stopped.get_or_insert(stopped);
+            }
+        }
+        self.unreported = 0;
+        match self.stopped.take() {
+            Some(stopped) => Err(stopped),
+            None => Ok(result),
+        }
+    }
+}
+
 impl Default for Meter {
     /// A meter for the default budget.
     fn default() -> Self {

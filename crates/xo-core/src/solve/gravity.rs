@@ -50,13 +50,10 @@
 //! assert!(moves.iter().any(|&(_, m)| m == Some(s)));
 //! ```
 
-use crate::budget::{Meter, Stopped};
+use crate::budget::{Meter, Stopped, Ticker};
 use crate::games::gravity::{GravityBoard, GravityPosition};
 use crate::value::Scored;
 use crate::Value;
-
-/// Nodes counted locally between ticks of the meter.
-const CHECK_EVERY: u64 = 1 << 12;
 
 /// Mirror images share table entries below this many stones.
 const SYMMETRIC_BELOW: u32 = 10;
@@ -241,8 +238,7 @@ pub struct GravitySolver {
     /// searched (enhanced transposition cutoff).
     etc_below: u32,
     nodes: u64,
-    unreported: u64,
-    stopped: Option<Stopped>,
+    ticker: Ticker,
 }
 
 impl GravitySolver {
@@ -281,8 +277,7 @@ impl GravitySolver {
             no_lines: (k as u32) > w.max(h),
             symmetric_below: SYMMETRIC_BELOW,
             nodes: 0,
-            unreported: 0,
-            stopped: None,
+            ticker: Ticker::default(),
             etc_below: ETC_BELOW,
         }
     }
@@ -378,20 +373,12 @@ impl GravitySolver {
 
     fn begin(&mut self, meter: &Meter) -> Search<()> {
         self.nodes = 0;
-        self.unreported = 0;
-        self.stopped = None;
+        self.ticker.reset();
         self.allocate(meter, false)
     }
 
     fn finish<T>(&mut self, meter: &Meter, result: T) -> Search<T> {
-        let reported = meter.tick(std::mem::take(&mut self.unreported));
-        if self.stopped.is_none() {
-            self.stopped = reported.err();
-        }
-        match self.stopped.take() {
-            Some(stopped) => Err(stopped),
-            None => Ok(result),
-        }
+        self.ticker.finish(Some(meter), result)
     }
 
     /// The exact score of `pos` for the player to move (Pons' convention, see the module).
@@ -492,7 +479,7 @@ impl GravitySolver {
                 let mut child = *pos;
                 self.board.play(&mut child, col);
                 let s = -self.solve(&child, meter, -hi, -lo);
-                if self.stopped.is_some() {
+                if self.ticker.is_stopped() {
                     break;
                 }
                 Some(s)
@@ -557,7 +544,7 @@ impl GravitySolver {
                 med = max / 2;
             }
             let r = self.negamax(pos, meter, med, med + 1);
-            if self.stopped.is_some() {
+            if self.ticker.is_stopped() {
                 return 0;
             }
             if r <= med {
@@ -603,13 +590,7 @@ impl GravitySolver {
         mut beta: i32,
     ) -> i32 {
         self.nodes += 1;
-        self.unreported += 1;
-        if self.unreported >= CHECK_EVERY {
-            if let Err(stopped) = meter.tick(std::mem::take(&mut self.unreported)) {
-                self.stopped = Some(stopped);
-            }
-        }
-        if self.stopped.is_some() {
+        if self.ticker.tick(Some(meter)) {
             return 0;
         }
         let n = self.board.cells() as i32;
@@ -701,7 +682,7 @@ impl GravitySolver {
             let col = (moves[i] & 0xFF) as u32;
             self.board.play_cell(&mut child, next & self.board.column_mask(col));
             let score = -self.negamax(&child, meter, -beta, -alpha);
-            if self.stopped.is_some() {
+            if self.ticker.is_stopped() {
                 return 0;
             }
             if score >= beta {

@@ -15,7 +15,7 @@
 //!
 //! [`plain_value`] is the unpruned minimax the solver is tested against.
 
-use crate::budget::{Limit, Meter, Stopped};
+use crate::budget::{Limit, Meter, Stopped, Ticker};
 use crate::games::lol::{is_threat, Cell, LolStrip};
 use crate::Value;
 use rustc_hash::FxHashMap;
@@ -114,7 +114,7 @@ pub struct LolSolver {
     sums: FxHashMap<Box<[ComponentId]>, Value>,
     /// The meter of the current bounded query, and positions not yet reported to it.
     meter: Option<Meter>,
-    unreported: u64,
+    ticker: Ticker,
     /// Memory bounds: searched sums kept (a cache, emptied when full) and components known
     /// (past it the query stops, like any other budget).
     max_sums: usize,
@@ -122,8 +122,6 @@ pub struct LolSolver {
     nodes: u64,
     /// Current recursion depth.
     depth: u32,
-    /// Why the current query stopped, once it has.
-    stopped: Option<Stopped>,
 }
 
 impl Default for LolSolver {
@@ -147,12 +145,11 @@ impl LolSolver {
             flags: Vec::new(),
             sums: FxHashMap::default(),
             meter: None,
-            unreported: 0,
+            ticker: Ticker::default(),
             max_sums: usize::MAX,
             max_components: usize::MAX,
             nodes: 0,
             depth: 0,
-            stopped: None,
         }
     }
 
@@ -219,41 +216,28 @@ impl LolSolver {
             .reserve(run.saturating_mul(run).saturating_mul(2))
             .map_err(|s| s.reaching(format!("a run of {run} empty cells")))?;
         self.meter = Some(meter.clone());
-        self.stopped = None;
+        self.ticker.reset();
         self.nodes = 0;
         let v = self.value(strip);
-        let reported = meter.tick(std::mem::take(&mut self.unreported));
+        let result = self.ticker.finish(Some(meter), v);
         self.meter = None;
         (self.max_sums, self.max_components) = (max_sums, max_components);
-        match self.stopped.take().or(reported.err()) {
-            Some(stopped) => {
-                Err(stopped.reaching(format!("{} LOL components known", self.components.len())))
-            }
-            None => Ok(v),
-        }
+        let known = self.components.len();
+        result.map_err(|s| s.reaching(format!("{known} LOL components known")))
     }
 
     /// Stops the current query at `limit` (of the meter, when there is one).
     fn halt(&mut self, limit: Limit) {
-        if self.stopped.is_none() {
-            let meter = self.meter.clone().unwrap_or_else(|| Meter::new(Default::default()));
-            self.stopped = Some(meter.halt(limit));
+        if !self.ticker.is_stopped() {
+            let meter = self.meter.clone().unwrap_or_default();
+            self.ticker.stop(meter.halt(limit));
         }
     }
 
     /// Counts a visited position; true once the query has stopped.
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        self.unreported += 1;
-        if self.unreported >= 1024 {
-            if let Some(meter) = &self.meter {
-                if let Err(stopped) = meter.tick(std::mem::take(&mut self.unreported)) {
-                    self.stopped.get_or_insert(stopped);
-                }
-            }
-            self.unreported = 0;
-        }
-        self.stopped.is_some()
+        self.ticker.tick(self.meter.as_ref())
     }
 
     /// The value of `strip` for the player to move under perfect play, without a budget: only for
@@ -313,7 +297,7 @@ impl LolSolver {
                 has_heap |= self.is_heap(c);
             }
         }
-        if self.stopped.is_some() {
+        if self.ticker.is_stopped() {
             return Value::Draw;
         }
         let normal_form = merged == 0 || (merged == 1 && has_heap && heap != 0);
@@ -340,7 +324,7 @@ impl LolSolver {
             nim ^= info.nim;
             all_fillable &= info.fillable;
         }
-        if self.stopped.is_some() {
+        if self.ticker.is_stopped() {
             return Value::Draw;
         }
         if !all_fillable {
@@ -396,7 +380,7 @@ impl LolSolver {
             let child = std::mem::take(&mut next);
             let v = self.sum_value(&child);
             next = child;
-            if self.stopped.is_some() {
+            if self.ticker.is_stopped() {
                 return Value::Draw;
             }
             if v == wanted {
@@ -528,7 +512,7 @@ impl LolSolver {
                 fillable &= info.fillable;
                 always_fills &= info.always_fills;
             }
-            if self.stopped.is_some() {
+            if self.ticker.is_stopped() {
                 return unknown;
             }
             options.push(Option_ {

@@ -9,7 +9,7 @@
 //! loss `-(BASE - e)`, a draw 0. The winner prefers ending early, the loser late.
 
 use super::table::{Bounds, Table};
-use crate::budget::{Meter, Stopped};
+use crate::budget::{Meter, Stopped, Ticker};
 use crate::games::board::{Board, BoardMove, BoardPosition};
 use crate::rules::Marks;
 use crate::Value;
@@ -39,9 +39,6 @@ pub struct Analysis {
     pub moves: Vec<MoveScore>,
 }
 
-/// How many positions are counted locally before the meter hears of them.
-const CHECK_EVERY: u64 = 1 << 12;
-
 /// The searcher: a board, a table that persists across queries, and optionally a [`Meter`] that
 /// bounds every query (without one, a query runs to the end).
 ///
@@ -61,9 +58,7 @@ pub struct Searcher<'a> {
     table: Table,
     meter: Option<Meter>,
     nodes: u64,
-    /// Nodes not yet reported to the meter.
-    unreported: u64,
-    stopped: Option<Stopped>,
+    ticker: Ticker,
     /// Whether double threats may be scored without search (own marks only).
     own_marks: bool,
 }
@@ -76,8 +71,7 @@ impl<'a> Searcher<'a> {
             table: Table::with_bytes(table_bytes),
             meter: None,
             nodes: 0,
-            unreported: 0,
-            stopped: None,
+            ticker: Ticker::default(),
             own_marks: board.rules().marks == Marks::Own,
         }
     }
@@ -107,21 +101,11 @@ impl<'a> Searcher<'a> {
 
     fn begin(&mut self) {
         self.nodes = 0;
-        self.unreported = 0;
-        self.stopped = None;
+        self.ticker.reset();
     }
 
     fn finish<T>(&mut self, result: T) -> Result<T, Stopped> {
-        if let Some(meter) = &self.meter {
-            let reported = meter.tick(std::mem::take(&mut self.unreported));
-            if self.stopped.is_none() {
-                self.stopped = reported.err();
-            }
-        }
-        match self.stopped.take() {
-            Some(stopped) => Err(stopped),
-            None => Ok(result),
-        }
+        self.ticker.finish(self.meter.as_ref(), result)
     }
 
     /// The value of `pos` for the player to move, without remoteness: the fastest query.
@@ -239,16 +223,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn tick(&mut self) {
-        self.unreported += 1;
-        if self.unreported < CHECK_EVERY {
-            return;
-        }
-        if let Some(meter) = &self.meter {
-            if let Err(stopped) = meter.tick(std::mem::take(&mut self.unreported)) {
-                self.stopped.get_or_insert(stopped);
-            }
-        }
-        self.unreported = 0;
+        self.ticker.tick(self.meter.as_ref());
     }
 
     /// Searches an unfinished position (no pattern stands, some cell is playable).
@@ -262,7 +237,7 @@ impl<'a> Searcher<'a> {
     fn search(&mut self, pos: &BoardPosition, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         self.tick();
-        if self.stopped.is_some() {
+        if self.ticker.is_stopped() {
             return 0;
         }
         let board = self.board;
@@ -336,7 +311,7 @@ impl<'a> Searcher<'a> {
         for mv in moves {
             let child = board.play(pos, mv);
             let s = self.child_score(&child, mv, f, alpha, beta);
-            if self.stopped.is_some() {
+            if self.ticker.is_stopped() {
                 return 0;
             }
             if s > best {
