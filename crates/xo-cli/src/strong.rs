@@ -67,7 +67,12 @@ pub fn solve(game: &str, dir: &Path, budget: &BudgetArgs, out: &mut impl Write) 
         );
     }
     let board = Board::new(&rules)?;
-    let tiers = tiers(&board).context("the board's tiers cannot be numbered")?;
+    let Some(tiers) = tiers(&board) else {
+        bail!(
+            "{} has tiers of more than 2^64 positions: a strong solve of it is beyond any memory",
+            rules.name
+        );
+    };
     let total: u64 = tiers.iter().map(Tier::len).sum();
     let (meter, bar) = progress(budget, total);
     // Two tiers in memory at once, two bytes a position.

@@ -144,3 +144,17 @@ fn an_interrupted_solve_resumes_to_the_same_bytes() {
         std::fs::remove_dir_all(d).unwrap();
     }
 }
+
+#[test]
+fn boards_beyond_any_budget_are_refused_before_anything_is_written() {
+    let db = temp("huge");
+    let out = xo(&["solve", "mnk:8,8,5", "--strong", "--db", s(&db)]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = xo(&["solve", "mnk:6,6,4", "--strong", "--db", s(&db)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("memory budget") && err.contains("--memory-mib"), "{err}");
+    assert!(!db.exists(), "nothing written");
+    let out = xo(&["solve", "kayles", "--strong", "--db", s(&db)]);
+    assert_eq!(out.status.code(), Some(2));
+}
