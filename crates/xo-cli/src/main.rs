@@ -258,12 +258,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Query { db, position, json, winning, .. } => {
             let position = xo_cli::game::position_arg(position)?;
             let question = Question::Analysis { winning_only: winning };
-            let answer = xo_cli::strong::query(&db, position.as_deref(), question)?;
+            let (query, answer) = xo_cli::strong::query(&db, position.as_deref(), question)?;
             if json {
                 writeln!(out, "{}", serde_json::to_string(&answer)?)?;
             } else {
-                let rules_query = xo_cli::strong::query_for_render(&db, position.as_deref())?;
-                write!(out, "{}", xo_cli::render::render_answer(&rules_query, &answer, false))?;
+                write!(out, "{}", xo_cli::render::render_answer(&query, &answer, false))?;
             }
         }
         Command::Solve { at, value_only, winning, no_moves, budget, .. } => {

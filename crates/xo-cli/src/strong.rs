@@ -160,8 +160,9 @@ fn progress(
     (meter, Some(bar))
 }
 
-/// Answers `position` from the database in `dir`, as `xo solve` would.
-pub fn query(dir: &Path, position: Option<&str>, question: Question) -> Result<Answer> {
+/// Answers `position` from the database in `dir`, as `xo solve` would (with the query, for
+/// rendering).
+pub fn query(dir: &Path, position: Option<&str>, question: Question) -> Result<(Query, Answer)> {
     let header_bytes = read_head(&tier_path(dir, 0))?;
     let (header, _, _) =
         decode_header(&header_bytes).with_context(|| format!("{}", tier_path(dir, 0).display()))?;
@@ -175,7 +176,8 @@ pub fn query(dir: &Path, position: Option<&str>, question: Question) -> Result<A
     } else {
         None
     };
-    Ok(Answer::Solve(from_database(&query, &tier, next.as_deref())))
+    let answer = Answer::Solve(from_database(&query, &tier, next.as_deref()));
+    Ok((query, answer))
 }
 
 /// The first 64 KiB of a file (enough for any header).
@@ -222,11 +224,4 @@ pub fn info(dir: &Path, out: &mut impl Write) -> Result<()> {
         bytes as f64 / total.max(1) as f64
     )?;
     Ok(())
-}
-
-/// The query for `position` of the database's game, for rendering its answer as text.
-pub fn query_for_render(dir: &Path, position: Option<&str>) -> Result<Query> {
-    let head = read_head(&tier_path(dir, 0))?;
-    let (header, _, _) = decode_header(&head)?;
-    Ok(Query::new(Game::Placement(header.rules), position, Question::Value)?)
 }
