@@ -339,14 +339,17 @@ pub fn from_database(
     let Ok(board) = Board::new(rules) else { return report };
     let bits = board.encode(pos);
     let plies = pos.plies();
+    // The rankings of the position's tier and the next, built once.
+    let (this_tier, next_tier) = (Tier::new(&board, plies), Tier::new(&board, plies + 1));
     let lookup = |records: &[crate::solve::strong::Record],
-                  t: u32,
+                  ranking: &Option<Tier>,
                   p: &crate::games::board::BoardPosition| {
-        Tier::new(&board, t)
-            .and_then(|tier| records.get(tier.rank(p) as usize).copied())
+        ranking
+            .as_ref()
+            .and_then(|t| records.get(t.rank(p) as usize).copied())
             .and_then(|r| r.scored())
     };
-    if let Some(s) = lookup(tier, plies, &bits) {
+    if let Some(s) = lookup(tier, &this_tier, &bits) {
         report.value = Some(s.value);
         report.remoteness = Some(s.remoteness);
     }
@@ -362,7 +365,7 @@ pub fn from_database(
     let mut listed = Vec::new();
     for mv in moves {
         let child = board.play(&bits, mv);
-        let Some(s) = next.and_then(|n| lookup(n, plies + 1, &child)) else { continue };
+        let Some(s) = next.and_then(|n| lookup(n, &next_tier, &child)) else { continue };
         let value = -s.value;
         if !winning_only || value == Value::Win {
             listed.push(MoveReport {
