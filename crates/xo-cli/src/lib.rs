@@ -9,4 +9,5 @@ pub mod game;
 pub mod grundy;
 pub mod play;
 pub mod render;
+pub mod serve;
 pub mod strong;

@@ -136,6 +136,9 @@ enum Command {
     },
     /// The nim-sequence of an octal game, its proven period and summary figures.
     Grundy(xo_cli::grundy::GrundyArgs),
+    /// Serve the HTTP API (/api/solve, /api/count, /api/check, /api/grundy, /api/games) and the
+    /// web page to play and study every game against perfect play.
+    Serve(xo_cli::serve::ServeArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -322,6 +325,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             result?;
         }
         Command::Grundy(args) => xo_cli::grundy::run(&args, &mut out)?,
+        Command::Serve(args) => xo_cli::serve::run(&args, &mut out)?,
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)

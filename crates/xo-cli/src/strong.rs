@@ -12,13 +12,13 @@ use std::time::Instant;
 use xo_core::games::board::{Board, MAX_BOARD_CELLS};
 use xo_core::query::{from_database, Answer, Game, Query, Question};
 use xo_core::rules::Rules;
-use xo_core::solve::strong::format::{decode_header, decode_tier, encode_tier};
+use xo_core::solve::strong::format::{decode_header, decode_tier, encode_tier, tier_file_name};
 use xo_core::solve::strong::{solve_tier, tiers, Record, Tier};
 use xo_core::Value;
 
 /// The file of tier `t` in `dir`.
 pub fn tier_path(dir: &Path, t: u32) -> PathBuf {
-    dir.join(format!("tier-{t:02}.xot"))
+    dir.join(tier_file_name(t))
 }
 
 /// Reads and checks tier `t` of `rules` from `dir`.

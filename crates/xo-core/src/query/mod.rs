@@ -21,11 +21,13 @@
 //! ```
 
 mod count;
+mod describe;
 mod game;
 mod report;
 mod sequence;
 mod solve;
 
+pub use describe::{describe, presets, GameInfo, Removal};
 pub use game::{Engine, Game, InputError, Query};
 pub use report::{
     Answer, CheckReport, CountReport, HeapMove, LengthCounts, MoveReport, OutcomeCounts,

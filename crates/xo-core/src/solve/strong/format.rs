@@ -210,3 +210,12 @@ pub fn decode_tier(
     let records = data.chunks_exact(2).map(|b| Record(u16::from_le_bytes([b[0], b[1]]))).collect();
     Ok((header, records))
 }
+
+/// The name of tier `t`'s file in a database folder.
+///
+/// ```
+/// assert_eq!(xo_core::solve::strong::format::tier_file_name(7), "tier-07.xot");
+/// ```
+pub fn tier_file_name(t: u32) -> String {
+    format!("tier-{t:02}.xot")
+}

@@ -1,0 +1,86 @@
+//! `xo serve`: starts the HTTP API and the web page (the `xo-server` crate) with the budgets,
+//! pool and databases given on the command line.
+
+use crate::budget::parse_seconds;
+use anyhow::{Context, Result};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use xo_core::budget::Budget;
+use xo_server::{Config, Database};
+
+/// Arguments of `xo serve`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeArgs {
+    /// The address to listen on (port 0: any free port; the address is printed).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// A strong database folder (made by `xo solve GAME --strong --db DIR`) to answer its game
+    /// from; may be repeated.
+    #[arg(long, value_name = "DIR")]
+    pub db: Vec<PathBuf>,
+    /// The most memory the loaded databases may take, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 4096)]
+    pub db_memory_mib: u64,
+    /// The most time one request may compute, in seconds (requests may ask for less).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub timeout: Duration,
+    /// The most positions one request may visit.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
+    pub max_nodes: u64,
+    /// The most memory one request's tables may take, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 256,
+          value_parser = clap::value_parser!(u64).range(1..=crate::budget::MAX_MEMORY_MIB))]
+    pub memory_mib: u64,
+    /// Requests computing at once (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub workers: Option<u64>,
+    /// Requests allowed to wait for a worker; more are refused with 429.
+    #[arg(long, value_name = "N", default_value_t = 1024)]
+    pub queue: usize,
+}
+
+/// Runs the server until Ctrl-C, printing `listening on http://ADDR` first.
+pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
+    let mut config = Config {
+        budget: Budget {
+            max_nodes: args.max_nodes,
+            timeout: args.timeout,
+            memory_bytes: args.memory_mib << 20,
+        },
+        queue: args.queue,
+        ..Config::default()
+    };
+    if let Some(workers) = args.workers {
+        config.workers = workers as usize;
+    }
+    let mut left = args.db_memory_mib.saturating_mul(1 << 20);
+    for dir in &args.db {
+        let db = Database::load(dir, left).with_context(|| format!("--db {}", dir.display()))?;
+        left = left.saturating_sub(db.positions().saturating_mul(2));
+        config.databases.push(Arc::new(db));
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(&args.addr)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.addr))?;
+        let addr = listener.local_addr().context("cannot read the address listened on")?;
+        writeln!(out, "xo serve: listening on http://{addr}")?;
+        for db in &config.databases {
+            writeln!(
+                out,
+                "xo serve: {} answered from {} ({} positions)",
+                db.rules().name,
+                db.folder().display(),
+                db.positions()
+            )?;
+        }
+        out.flush()?;
+        xo_server::serve(listener, config).await.context("the server stopped")
+    })
+}
