@@ -1,0 +1,427 @@
+//! The page in a real headless browser (Debian's `chromium` and `chromium-driver`) against the
+//! server started in this process: it plays tic-tac-toe by clicking and by keyboard, Connect 4 on
+//! 5x4 by column buttons and digit keys, a LOL strip and Kayles heaps, and checks every shown
+//! move's colour, value, remoteness and best-move mark against `xo_core`'s own answer; undo/redo,
+//! the address bar round trip, play against perfect play, the page's size, that no request left
+//! the server's origin, and a phone-sized window. A screenshot of a mid-game position is kept
+//! in `target/xo-artifacts/midgame.png`.
+//!
+//! Without chromium or chromedriver the test says so loudly and passes, unless
+//! `XO_REQUIRE_BROWSER` is set (as `.ci/run` does), when it fails.
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use xo_core::budget::{Budget, Meter};
+use xo_core::query::{answer, Query, Question};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const PAGE: &str = include_str!("../page/index.html");
+
+// WebDriver's codes for the keys the page listens to.
+const HOME: &str = "\u{E011}";
+const LEFT: &str = "\u{E012}";
+const RIGHT: &str = "\u{E014}";
+const DOWN: &str = "\u{E015}";
+const ENTER: &str = "\u{E007}";
+const SPACE: &str = "\u{E00D}";
+
+/// Background colours of the three values, as the page's CSS gives them.
+fn colour(value: &str) -> &'static str {
+    match value {
+        "win" => "rgb(27, 122, 51)",
+        "draw" => "rgb(242, 195, 24)",
+        "loss" => "rgb(122, 16, 16)",
+        _ => panic!("no colour for {value}"),
+    }
+}
+
+/// chromedriver, killed and its profile folder removed when dropped (also when a check fails).
+struct Driver {
+    child: Child,
+    port: u16,
+    profile: PathBuf,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn start_driver() -> Driver {
+    let port = free_port();
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let profile = std::env::temp_dir().join(format!("xo-browser-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&profile).unwrap();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromedriver");
+    let driver = Driver { child, port, profile };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "chromedriver did not listen on port {port} within 20 s"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    driver
+}
+
+async fn connect(driver: &Driver) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".to_string(),
+        json!({
+            "binary": CHROMIUM,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage",
+                format!("--user-data-dir={}", driver.profile.display()),
+                "--window-size=1100,1000",
+            ],
+        }),
+    );
+    ClientBuilder::new(HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("open a chromium session through chromedriver")
+}
+
+/// The report `xo solve GAME POSITION --json` prints, from the core library.
+fn core_report(game: &str, position: &str) -> Value {
+    let query = Query::parse(game, Some(position), Question::Analysis { winning_only: false })
+        .unwrap_or_else(|e| panic!("{game} {position}: {e}"));
+    let report =
+        answer(&query, &Meter::new(Budget::default())).expect("answered within the default budget");
+    serde_json::to_value(report).unwrap()
+}
+
+/// Runs `script` until it returns something `ready` accepts; the last value otherwise.
+async fn wait_for(c: &Client, what: &str, script: &str, ready: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let v = c.execute(script, vec![]).await.expect("run a script in the page");
+        if ready(&v) {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "waited 20 s for {what}; last seen: {v}");
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+const READ_BOARD: &str = r#"
+const b = document.getElementById('board');
+const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.move : null;
+return {
+  status: b.dataset.status, position: b.dataset.position, game: b.dataset.game, focused: focused || null,
+  tabstops: b.querySelectorAll('.mv[tabindex="0"]').length,
+  moves: Array.from(b.querySelectorAll('.mv')).map(e => ({
+    move: e.dataset.move, value: e.dataset.value, remoteness: e.dataset.remoteness,
+    cls: e.className, text: e.querySelector('.r').textContent.trim(),
+    bg: getComputedStyle(e).backgroundColor })) };
+"#;
+
+/// Waits until the board shows `position` solved, and returns what it shows.
+async fn board_at(c: &Client, position: &str) -> Value {
+    let script = READ_BOARD.to_string();
+    wait_for(c, &format!("the board at {position}"), &script, |v| {
+        v["position"] == position && (v["status"] == "ready" || v["status"] == "over")
+    })
+    .await
+}
+
+/// The moves the page should mark best: the best value's quickest win or slowest loss (every
+/// move of the best value when remoteness is not known, and every drawing move).
+fn best_moves(moves: &[Value]) -> Vec<String> {
+    let rank = |v: &Value| match v["value"].as_str().unwrap() {
+        "win" => 2,
+        "draw" => 1,
+        _ => 0,
+    };
+    let Some(top) = moves.iter().map(rank).max() else { return vec![] };
+    let tops: Vec<&Value> = moves.iter().filter(|m| rank(m) == top).collect();
+    let rs: Vec<u64> = tops.iter().filter_map(|m| m["remoteness"].as_u64()).collect();
+    let want = match top {
+        2 => rs.iter().min().copied(),
+        0 => rs.iter().max().copied(),
+        _ => None,
+    };
+    tops.iter()
+        .filter(|m| want.is_none() || m["remoteness"].as_u64() == want)
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Every move the page shows against the core's report: same moves, value (attribute, class and
+/// colour), remoteness (attribute and the number shown) and best marks. Returns the report.
+async fn check_board(c: &Client, game: &str, position: &str) -> Value {
+    let shown = board_at(c, position).await;
+    let report = core_report(game, position);
+    let want = report["moves"].as_array().expect("the core lists the moves").clone();
+    let best = best_moves(&want);
+    let got: BTreeMap<String, &Value> = shown["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["move"].as_str().unwrap().to_string(), m))
+        .collect();
+    assert_eq!(
+        got.len(),
+        want.len(),
+        "{game} {position}: the page shows {:?}, the core {want:?}",
+        got.keys()
+    );
+    for m in &want {
+        let name = m["move"].as_str().unwrap();
+        let g =
+            got.get(name).unwrap_or_else(|| panic!("{game} {position}: move {name} is not shown"));
+        let value = m["value"].as_str().unwrap();
+        let remoteness = m["remoteness"].as_u64().map(|r| r.to_string()).unwrap_or_default();
+        let what = format!("{game} {position} move {name}: {g}");
+        assert_eq!(g["value"], value, "{what}");
+        let classes: Vec<&str> = g["cls"].as_str().unwrap().split_whitespace().collect();
+        assert!(classes.contains(&format!("v-{value}").as_str()), "{what}");
+        assert_eq!(g["bg"], colour(value), "{what}");
+        assert_eq!(g["remoteness"], remoteness.as_str(), "{what}");
+        assert_eq!(g["text"], remoteness.as_str(), "{what}: the remoteness is shown on the move");
+        assert_eq!(
+            classes.contains(&"best"),
+            best.iter().any(|b| b == name),
+            "{what}: best moves {best:?}"
+        );
+    }
+    if !want.is_empty() {
+        assert_eq!(shown["tabstops"], 1, "{game} {position}: one tab stop in the board");
+    }
+    report
+}
+
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("find {css}: {e}"))
+        .click()
+        .await
+        .unwrap();
+}
+
+/// Sends keys to the focused element and returns the move it focuses then.
+async fn keys(c: &Client, keys: &str) -> Option<String> {
+    c.active_element().await.unwrap().send_keys(keys).await.unwrap();
+    let v = c.execute("return document.activeElement.dataset.move || null", vec![]).await.unwrap();
+    v.as_str().map(str::to_string)
+}
+
+async fn open(c: &Client, origin: &str, hash: &str) {
+    // A page of another document first, so that a change of hash alone still reloads.
+    c.goto("about:blank").await.unwrap();
+    c.goto(&format!("{origin}/#{hash}")).await.unwrap();
+}
+
+fn artifacts() -> PathBuf {
+    let target = match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"),
+    };
+    target.join("xo-artifacts")
+}
+
+#[test]
+fn page_is_small_and_self_contained() {
+    assert!(PAGE.len() < 200 * 1024, "the page is {} bytes", PAGE.len());
+    for external in ["http://", "https://", "@import", "src=\"//", "href=\"//"] {
+        assert!(!PAGE.contains(external), "the page names an outside resource: {external}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_plays_and_agrees_with_the_core() {
+    let missing: Vec<&str> =
+        [CHROMIUM, CHROMEDRIVER].into_iter().filter(|p| !Path::new(p).exists()).collect();
+    if !missing.is_empty() {
+        let message = format!(
+            "{} missing: install chromium and chromium-driver (.ci/run does)",
+            missing.join(" and ")
+        );
+        if std::env::var_os("XO_REQUIRE_BROWSER").is_some() {
+            panic!("XO_REQUIRE_BROWSER is set but {message}");
+        }
+        eprintln!("\n*** browser test skipped: {message} ***\n");
+        return;
+    }
+    let started = Instant::now();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr: SocketAddr = listener.local_addr().unwrap();
+    tokio::spawn(xo_server::serve(listener, xo_server::Config::default()));
+    let origin = format!("http://{addr}");
+
+    let driver = start_driver();
+    let c = connect(&driver).await;
+
+    // Tic-tac-toe: the first load, its size, the empty board.
+    open(&c, &origin, "game=tictactoe").await;
+    check_board(&c, "tictactoe", ".........").await;
+    let size = c
+        .execute("const n = performance.getEntriesByType('navigation')[0]; return [n.decodedBodySize, n.transferSize];", vec![])
+        .await
+        .unwrap();
+    assert_eq!(size[0].as_u64(), Some(PAGE.len() as u64), "the server serves the page file");
+    assert!(size[1].as_u64().unwrap() < 200 * 1024, "first load {size}");
+
+    // By clicking: X in the centre.
+    click(&c, r#"#board .mv[data-move="5"]"#).await;
+    check_board(&c, "tictactoe", "....X....").await;
+    // By keyboard: Home, arrows (the filled centre is skipped), Space and Enter play.
+    assert_eq!(keys(&c, HOME).await.as_deref(), Some("1"));
+    assert_eq!(keys(&c, DOWN).await.as_deref(), Some("4"));
+    assert_eq!(keys(&c, RIGHT).await.as_deref(), Some("6"));
+    keys(&c, SPACE).await;
+    check_board(&c, "tictactoe", "....XO...").await;
+    assert_eq!(keys(&c, LEFT).await.as_deref(), Some("3"), "focus stays in the board after a move");
+    keys(&c, LEFT).await;
+    keys(&c, ENTER).await;
+    let mid = check_board(&c, "tictactoe", ".X..XO...").await;
+    assert_eq!(mid["value"], "loss");
+
+    // The value history has a point for each position so far.
+    let points =
+        c.execute("return document.querySelectorAll('#chart .pt').length", vec![]).await.unwrap();
+    assert_eq!(points, 4);
+    std::fs::create_dir_all(artifacts()).unwrap();
+    let png = c.screenshot().await.unwrap();
+    std::fs::write(artifacts().join("midgame.png"), &png).unwrap();
+
+    // Undo and redo: the button, u, r, Ctrl+Z.
+    click(&c, "#undo").await;
+    check_board(&c, "tictactoe", "....XO...").await;
+    c.find(Locator::Css("#board .mv")).await.unwrap().send_keys("u").await.unwrap();
+    check_board(&c, "tictactoe", "....X....").await;
+    c.find(Locator::Css("#board .mv")).await.unwrap().send_keys("r").await.unwrap();
+    check_board(&c, "tictactoe", "....XO...").await;
+    click(&c, "#redo").await;
+    check_board(&c, "tictactoe", ".X..XO...").await;
+    c.find(Locator::Css("#board .mv")).await.unwrap().send_keys("\u{E009}z").await.unwrap();
+    check_board(&c, "tictactoe", "....XO...").await;
+    click(&c, "#redo").await;
+    board_at(&c, ".X..XO...").await;
+
+    // The address bar holds the position: a new load of it shows the same board.
+    let url = c.current_url().await.unwrap().to_string();
+    assert!(url.contains("game=tictactoe") && url.contains("position=.X..XO..."), "{url}");
+    c.goto("about:blank").await.unwrap();
+    c.goto(&url).await.unwrap();
+    check_board(&c, "tictactoe", ".X..XO...").await;
+    let text = c.execute("return document.getElementById('postext').value", vec![]).await.unwrap();
+    assert_eq!(text, ".X. .XO ...");
+
+    // A pasted position is loaded.
+    let input = c.find(Locator::Id("postext")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys("XX. OO. ...").await.unwrap();
+    click(&c, "#load").await;
+    let won = check_board(&c, "tictactoe", "XX.OO....").await;
+    assert_eq!((won["value"].as_str(), won["remoteness"].as_u64()), (Some("win"), Some(1)));
+
+    // Against perfect play: X (the page) takes the win at once.
+    open(&c, &origin, "game=tictactoe&position=XX.OO....&mode=ai&side=second").await;
+    board_at(&c, "XXXOO....").await;
+    let status = c.find(Locator::Id("status")).await.unwrap().text().await.unwrap();
+    assert_eq!(status, "X won.");
+
+    // Connect 4 on 5x4 by column: a click, then digit keys.
+    open(&c, &origin, "game=connect:5,4,4").await;
+    check_board(&c, "connect:5,4,4", "....................").await;
+    click(&c, r#"#board .cols .mv[data-move="3"]"#).await;
+    check_board(&c, "connect:5,4,4", ".................X..").await;
+    keys(&c, "2").await;
+    check_board(&c, "connect:5,4,4", "................OX..").await;
+    keys(&c, "3").await;
+    let report = check_board(&c, "connect:5,4,4", "............X...OX..").await;
+    assert!(report["moves"][0]["score"].is_i64(), "gravity reports carry scores");
+
+    // A LOL strip: each empty cell offers both letters.
+    open(&c, &origin, "game=lol:6&position=L.....").await;
+    check_board(&c, "lol:6", "L.....").await;
+    click(&c, r#"#board .mv[data-move="3O"]"#).await;
+    check_board(&c, "lol:6", "L.O...").await;
+
+    // Kayles: every move listed, the winning ones (the core's winning moves) green.
+    open(&c, &origin, "game=kayles&position=3+5").await;
+    let shown = wait_for(&c, "the kayles heaps", READ_BOARD, |v| {
+        v["position"] == "3 5" && v["status"] == "ready"
+    })
+    .await;
+    let report = core_report("kayles", "3 5");
+    let mut winning: Vec<String> = report["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            let mut leaves: Vec<u64> =
+                w["leaves"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap()).collect();
+            leaves.sort();
+            let leaves: Vec<String> = leaves.iter().map(u64::to_string).collect();
+            format!("{}:{}:{}", w["heap"], w["removed"], leaves.join(","))
+        })
+        .collect();
+    winning.sort();
+    let mut green: Vec<String> = shown["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["value"] == "win")
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect();
+    green.sort();
+    assert!(!winning.is_empty());
+    assert_eq!(green, winning);
+    // heap of 3: take 1 (leave 2 or 1+1), take 2 (leave 1); heap of 5: take 1 (4, 1+3, 2+2), take 2 (3, 1+2)
+    assert_eq!(shown["moves"].as_array().unwrap().len(), 8);
+
+    // A phone-sized window: nothing wider than the screen.
+    c.set_window_size(375, 800).await.unwrap();
+    open(&c, &origin, "game=connect4").await;
+    wait_for(&c, "connect4 at 375 px", READ_BOARD, |v| v["game"] == "connect4").await;
+    let widths = c
+        .execute("return [document.documentElement.scrollWidth, window.innerWidth]", vec![])
+        .await
+        .unwrap();
+    assert!(
+        widths[0].as_u64() <= widths[1].as_u64(),
+        "the page overflows a narrow window: {widths}"
+    );
+
+    // Every request the page made went to the server.
+    let names = c
+        .execute("return performance.getEntriesByType('resource').map(e => e.name).concat([location.origin])", vec![])
+        .await
+        .unwrap();
+    for name in names.as_array().unwrap() {
+        assert!(name.as_str().unwrap().starts_with(&origin), "a request left the server: {name}");
+    }
+
+    c.close().await.unwrap();
+    drop(driver);
+    eprintln!("browser test: {:.1} s", started.elapsed().as_secs_f64());
+}
