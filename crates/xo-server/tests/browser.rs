@@ -329,11 +329,50 @@ async fn page_plays_and_agrees_with_the_core() {
     // The address bar holds the position: a new load of it shows the same board.
     let url = c.current_url().await.unwrap().to_string();
     assert!(url.contains("game=tictactoe") && url.contains("position=.X..XO..."), "{url}");
+    assert!(url.contains("moves=5+6+2"), "{url}");
     c.goto("about:blank").await.unwrap();
     c.goto(&url).await.unwrap();
     check_board(&c, "tictactoe", ".X..XO...").await;
+    wait_for(
+        &c,
+        "the value history back",
+        "return document.querySelectorAll('#chart .pt.v-unknown').length",
+        |v| v == 0,
+    )
+    .await;
+    let points =
+        c.execute("return document.querySelectorAll('#chart .pt').length", vec![]).await.unwrap();
+    assert_eq!(points, 4, "the whole game comes back with the link");
+    // An older position of the game from a link (at=1), with the rest to redo.
+    c.goto("about:blank").await.unwrap();
+    c.goto(&format!("{origin}/#game=tictactoe&moves=5+6+2&at=1")).await.unwrap();
+    check_board(&c, "tictactoe", "....X....").await;
+    click(&c, "#redo").await;
+    click(&c, "#redo").await;
+    board_at(&c, ".X..XO...").await;
     let text = c.execute("return document.getElementById('postext').value", vec![]).await.unwrap();
     assert_eq!(text, ".X. .XO ...");
+
+    // The game played to its end along best moves (a click each), checked at every position.
+    let mut position = ".X..XO...".to_string();
+    loop {
+        let report = check_board(&c, "tictactoe", &position).await;
+        let moves = report["moves"].as_array().unwrap();
+        if moves.is_empty() {
+            let status = c.find(Locator::Id("status")).await.unwrap().text().await.unwrap();
+            assert_eq!(status, "X won.", "{position}");
+            break;
+        }
+        let best = &best_moves(moves)[0];
+        click(&c, &format!(r#"#board .mv[data-move="{best}"]"#)).await;
+        let cell: usize = best.parse().unwrap();
+        let mark =
+            if position.chars().filter(|&ch| ch != '.').count() % 2 == 0 { "X" } else { "O" };
+        position.replace_range(cell - 1..cell, mark);
+    }
+    let points =
+        c.execute("return document.querySelectorAll('#chart .pt').length", vec![]).await.unwrap();
+    assert_eq!(points.as_u64(), Some(position.chars().filter(|&ch| ch != '.').count() as u64 + 1));
 
     // A pasted position is loaded.
     let input = c.find(Locator::Id("postext")).await.unwrap();
@@ -365,6 +404,21 @@ async fn page_plays_and_agrees_with_the_core() {
     check_board(&c, "lol:6", "L.....").await;
     click(&c, r#"#board .mv[data-move="3O"]"#).await;
     check_board(&c, "lol:6", "L.O...").await;
+
+    // Treblecross: values without remoteness (Grundy values tell no remoteness).
+    open(&c, &origin, "game=treblecross:9&position=....X....").await;
+    check_board(&c, "treblecross:9", "....X....").await;
+
+    // Hints off (h): the colours and numbers go, the values stay readable for tests; h again.
+    c.find(Locator::Css("#board .mv")).await.unwrap().send_keys("h").await.unwrap();
+    let plain = c
+        .execute("const e = document.querySelector('#board .mv'); return [document.getElementById('board').className, getComputedStyle(e).backgroundColor]", vec![])
+        .await
+        .unwrap();
+    assert!(plain[0].as_str().unwrap().contains("nohints"), "{plain}");
+    assert_eq!(plain[1], "rgb(244, 244, 244)");
+    c.find(Locator::Css("#board .mv")).await.unwrap().send_keys("h").await.unwrap();
+    check_board(&c, "treblecross:9", "....X....").await;
 
     // Kayles: every move listed, the winning ones (the core's winning moves) green.
     open(&c, &origin, "game=kayles&position=3+5").await;
