@@ -39,6 +39,10 @@ pub struct ServeArgs {
     /// Requests allowed to wait for a worker; more are refused with 429.
     #[arg(long, value_name = "N", default_value_t = 1024)]
     pub queue: usize,
+    /// The most memory kept for answers to repeated questions, in MiB (0: keep none).
+    #[arg(long, value_name = "MIB", default_value_t = 64,
+          value_parser = clap::value_parser!(u64).range(0..=crate::budget::MAX_MEMORY_MIB))]
+    pub cache_mib: u64,
 }
 
 /// Runs the server until Ctrl-C, printing `listening on http://ADDR` first.
@@ -50,6 +54,7 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
             memory_bytes: args.memory_mib << 20,
         },
         queue: args.queue,
+        cache_bytes: usize::try_from(args.cache_mib << 20).unwrap_or(usize::MAX),
         ..Config::default()
     };
     if let Some(workers) = args.workers {

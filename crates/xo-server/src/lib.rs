@@ -14,6 +14,7 @@
 //! # }
 //! ```
 
+mod cache;
 mod database;
 mod error;
 mod handlers;
@@ -53,6 +54,8 @@ pub struct Config {
     pub max_body: usize,
     /// Strong databases answering the games they hold.
     pub databases: Vec<Arc<Database>>,
+    /// The most bytes of answers kept for repeated questions (0: keep none).
+    pub cache_bytes: usize,
 }
 
 impl Default for Config {
@@ -68,6 +71,7 @@ impl Default for Config {
             max_uri: 16 << 10,
             max_body: 1 << 20,
             databases: Vec::new(),
+            cache_bytes: 64 << 20,
         }
     }
 }

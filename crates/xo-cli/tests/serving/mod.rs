@@ -96,3 +96,56 @@ pub fn encode(text: &str) -> String {
         })
         .collect()
 }
+
+/// A mixed load's requests: tic-tac-toe positions reached by seeded random play (their exact
+/// bodies computed by the core here), bad requests (400) and over-budget ones (422).
+pub fn mixed_cases(positions: usize) -> Vec<xo_server::load::Case> {
+    use rand::{Rng, SeedableRng};
+    use xo_core::budget::Meter;
+    use xo_core::query::{answer, Query, Question};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+    let mut cases = Vec::new();
+    while cases.len() < positions {
+        let plies = rng.random_range(0..9);
+        let mut cells = vec!['.'; 9];
+        for ply in 0..plies {
+            let empty: Vec<usize> = (0..9).filter(|&i| cells[i] == '.').collect();
+            cells[empty[rng.random_range(0..empty.len())]] = if ply % 2 == 0 { 'X' } else { 'O' };
+        }
+        let text: String = cells.iter().collect();
+        let Ok(query) =
+            Query::parse("tictactoe", Some(&text), Question::Analysis { winning_only: false })
+        else {
+            continue; // a move after a line: not a position
+        };
+        let report = answer(&query, &Meter::default()).expect("tic-tac-toe answers");
+        let body = serde_json::to_string(&report).unwrap() + "\n";
+        cases.push(xo_server::load::Case {
+            target: format!("/api/solve?game=tictactoe&position={text}"),
+            status: 200,
+            body: Some(body),
+            contains: None,
+        });
+    }
+    let bad = [
+        ("/api/solve?game=chess", "unknown game"),
+        ("/api/solve?game=tictactoe&position=XXXXXXXXXXXX", "cells"),
+        ("/api/solve?game=tictactoe&positon=X", "no parameter"),
+        ("/api/check?game=tictactoe", "missing parameter"),
+    ];
+    for (target, words) in bad {
+        cases.push(xo_server::load::Case {
+            target: target.to_string(),
+            status: 400,
+            body: None,
+            contains: Some(words.to_string()),
+        });
+    }
+    cases.push(xo_server::load::Case {
+        target: "/api/solve?game=connect4&max_nodes=1000".to_string(),
+        status: 422,
+        body: None,
+        contains: Some("\"value\":\"unknown\"".to_string()),
+    });
+    cases
+}
