@@ -107,7 +107,7 @@ pub fn mixed_cases(positions: usize) -> Vec<xo_server::load::Case> {
     let mut cases = Vec::new();
     while cases.len() < positions {
         let plies = rng.random_range(0..9);
-        let mut cells = vec!['.'; 9];
+        let mut cells = ['.'; 9];
         for ply in 0..plies {
             let empty: Vec<usize> = (0..9).filter(|&i| cells[i] == '.').collect();
             cells[empty[rng.random_range(0..empty.len())]] = if ply % 2 == 0 { 'X' } else { 'O' };
