@@ -315,3 +315,22 @@ fn a_loaded_database_answers_its_game() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("tier-05.xot") && err.contains("checksum"), "{err}");
 }
+
+#[test]
+fn a_client_that_goes_away_frees_its_worker() {
+    let server = Server::start(&["--workers", "1", "--timeout", "30"]);
+    // The only worker starts a 20 s job; its client gives up after 0.3 s.
+    let gave_up = server.block_on(async {
+        tokio::time::timeout(
+            Duration::from_millis(300),
+            xo_server::load::request(server.addr, "/api/solve?game=treblecross:1000000&timeout=20", None),
+        )
+        .await
+    });
+    assert!(gave_up.is_err(), "the slow request answered within 0.3 s");
+    // The job was cancelled: the worker is free again at once, not in 20 s.
+    let started = Instant::now();
+    let (status, _) = server.get("/api/solve?game=tictactoe&position=XOX......");
+    assert_eq!(status, 200);
+    assert!(started.elapsed() < Duration::from_secs(5), "waited {:?}", started.elapsed());
+}
