@@ -323,7 +323,11 @@ fn a_client_that_goes_away_frees_its_worker() {
     let gave_up = server.block_on(async {
         tokio::time::timeout(
             Duration::from_millis(300),
-            xo_server::load::request(server.addr, "/api/solve?game=treblecross:1000000&timeout=20", None),
+            xo_server::load::request(
+                server.addr,
+                "/api/solve?game=treblecross:1000000&timeout=20",
+                None,
+            ),
         )
         .await
     });
@@ -333,4 +337,34 @@ fn a_client_that_goes_away_frees_its_worker() {
     let (status, _) = server.get("/api/solve?game=tictactoe&position=XOX......");
     assert_eq!(status, 200);
     assert!(started.elapsed() < Duration::from_secs(5), "waited {:?}", started.elapsed());
+}
+
+#[test]
+fn trickling_and_idle_connections_are_closed_and_do_not_starve_the_server() {
+    use std::io::{Read, Write};
+    let server = Server::start(&["--header-timeout", "1", "--max-connections", "64"]);
+    // Forty connections that never finish their headers.
+    let mut slow: Vec<std::net::TcpStream> = (0..40)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(server.addr).unwrap();
+            s.write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\n").unwrap();
+            s
+        })
+        .collect();
+    // The server still answers others at once.
+    assert_eq!(server.get("/api/games").0, 200);
+    // After the header timeout, the trickling connections are closed by the server.
+    std::thread::sleep(Duration::from_millis(2500));
+    for s in &mut slow {
+        s.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+        let mut buf = Vec::new();
+        let closed = s.read_to_end(&mut buf).is_ok();
+        assert!(closed, "a trickling connection is still open");
+    }
+    // More connections than the limit wait to be accepted instead of failing anything.
+    let held: Vec<std::net::TcpStream> =
+        (0..100).map(|_| std::net::TcpStream::connect(server.addr).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(1500)); // the idle ones time out, making room
+    assert_eq!(server.get("/api/solve?game=tictactoe&position=X........").0, 200);
+    drop(held);
 }
