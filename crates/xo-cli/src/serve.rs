@@ -39,6 +39,17 @@ pub struct ServeArgs {
     /// Requests allowed to wait for a worker; more are refused with 429.
     #[arg(long, value_name = "N", default_value_t = 1024)]
     pub queue: usize,
+    /// The most memory kept for answers to repeated questions, in MiB (0: keep none).
+    #[arg(long, value_name = "MIB", default_value_t = 64,
+          value_parser = clap::value_parser!(u64).range(0..=crate::budget::MAX_MEMORY_MIB))]
+    pub cache_mib: u64,
+    /// Seconds a connection has to send a request's headers (idle connections are closed then).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub header_timeout: Duration,
+    /// Connections open at once (more wait to be accepted).
+    #[arg(long, value_name = "N", default_value_t = 4096,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections: u64,
 }
 
 /// Runs the server until Ctrl-C, printing `listening on http://ADDR` first.
@@ -50,6 +61,9 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
             memory_bytes: args.memory_mib << 20,
         },
         queue: args.queue,
+        cache_bytes: usize::try_from(args.cache_mib << 20).unwrap_or(usize::MAX),
+        header_timeout: args.header_timeout,
+        max_connections: args.max_connections as usize,
         ..Config::default()
     };
     if let Some(workers) = args.workers {

@@ -3,6 +3,7 @@
 //! 200 with the answer, 422 with the same report marked unknown (its `reason` and `stopped`)
 //! when a budget ran out, 4xx with `{"error"}` for anything wrong in the request.
 
+use crate::cache::AnswerCache;
 use crate::error::ApiError;
 use crate::jobs::Pool;
 use crate::params::Params;
@@ -22,35 +23,44 @@ use xo_core::query::{answer, describe, presets, sequence, Game, Query, Question,
 pub struct AppState {
     config: Config,
     pool: Pool,
+    cache: AnswerCache,
 }
 
 impl AppState {
     /// The state of a server with `config`.
     pub fn new(config: Config) -> AppState {
         let pool = Pool::new(config.workers, config.queue);
-        AppState { config, pool }
+        let cache = AnswerCache::new(config.cache_bytes);
+        AppState { config, pool, cache }
     }
 }
 
 type Shared = State<Arc<AppState>>;
 
+/// `value` as the command prints it: one line of JSON.
+fn to_json(value: &impl Serialize) -> Result<String, ApiError> {
+    let mut body = serde_json::to_string(value).map_err(|e| {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot write JSON: {e}"))
+    })?;
+    body.push('\n');
+    Ok(body)
+}
+
+/// A JSON body with its status and the time spent (`server-timing`).
+fn body_response(status: StatusCode, body: String, started: Instant) -> Response {
+    let mut response = (status, [(header::CONTENT_TYPE, "application/json")], body).into_response();
+    let timing = format!("app;dur={:.3}", started.elapsed().as_secs_f64() * 1000.0);
+    if let Ok(v) = HeaderValue::from_str(&timing) {
+        response.headers_mut().insert("server-timing", v);
+    }
+    response
+}
+
 /// A JSON response exactly as the command prints it (one line), with the time spent.
 fn json_response(status: StatusCode, value: &impl Serialize, started: Instant) -> Response {
-    match serde_json::to_string(value) {
-        Ok(mut body) => {
-            body.push('\n');
-            let mut response =
-                (status, [(header::CONTENT_TYPE, "application/json")], body).into_response();
-            let timing = format!("app;dur={:.3}", started.elapsed().as_secs_f64() * 1000.0);
-            if let Ok(v) = HeaderValue::from_str(&timing) {
-                response.headers_mut().insert("server-timing", v);
-            }
-            response
-        }
-        Err(e) => {
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot write JSON: {e}"))
-                .into_response()
-        }
+    match to_json(value) {
+        Ok(body) => body_response(status, body, started),
+        Err(e) => e.into_response(),
     }
 }
 
@@ -159,13 +169,23 @@ async fn read_query(
 
 /// Answers `query` (from a database when one holds its game) and renders it.
 async fn respond(state: Arc<AppState>, query: Query, meter: Meter, started: Instant) -> Response {
+    let key = format!("{}\n{}\n{:?}", query.game().name(), query.position_text(), query.question());
+    if let Some(body) = state.cache.get(&key) {
+        return body_response(StatusCode::OK, body.to_string(), started);
+    }
     if let Some(answer) = state.config.databases.iter().find_map(|db| db.answer(&query)) {
         return json_response(StatusCode::OK, &answer, started);
     }
     let query = Arc::new(query);
     let asked = query.clone();
     match state.pool.run(&meter, move |m| answer(&asked, m)).await {
-        Ok(Ok(answer)) => json_response(StatusCode::OK, &answer, started),
+        Ok(Ok(answer)) => match to_json(&answer) {
+            Ok(body) => {
+                state.cache.put(key, Arc::from(body.as_str()));
+                body_response(StatusCode::OK, body, started)
+            }
+            Err(e) => e.into_response(),
+        },
         Ok(Err(stopped)) => {
             json_response(StatusCode::UNPROCESSABLE_ENTITY, &query.unanswered(&stopped), started)
         }

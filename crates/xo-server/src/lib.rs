@@ -14,6 +14,7 @@
 //! # }
 //! ```
 
+mod cache;
 mod database;
 mod error;
 mod handlers;
@@ -53,6 +54,13 @@ pub struct Config {
     pub max_body: usize,
     /// Strong databases answering the games they hold.
     pub databases: Vec<Arc<Database>>,
+    /// The most bytes of answers kept for repeated questions (0: keep none).
+    pub cache_bytes: usize,
+    /// The time a connection has to send a request's headers (idle keep-alive connections
+    /// included).
+    pub header_timeout: Duration,
+    /// Connections open at once.
+    pub max_connections: usize,
 }
 
 impl Default for Config {
@@ -68,6 +76,9 @@ impl Default for Config {
             max_uri: 16 << 10,
             max_body: 1 << 20,
             databases: Vec::new(),
+            cache_bytes: 64 << 20,
+            header_timeout: Duration::from_secs(10),
+            max_connections: 4096,
         }
     }
 }
@@ -89,11 +100,37 @@ pub fn app(config: Config) -> Router {
         .with_state(state)
 }
 
-/// Serves [`app`] on `listener` until the process ends (or Ctrl-C).
+/// Serves [`app`] on `listener` until Ctrl-C. Each connection must send a request's headers
+/// within [`Config::header_timeout`] (so idle or trickling connections are closed), and at most
+/// [`Config::max_connections`] are open at once (beyond that, new ones wait to be accepted).
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
-    axum::serve(listener, app(config))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let header_timeout = config.header_timeout;
+    let open = Arc::new(tokio::sync::Semaphore::new(config.max_connections.max(1)));
+    let app = app(config);
+    let shutdown = tokio::signal::ctrl_c();
+    tokio::pin!(shutdown);
+    loop {
+        let Ok(permit) = open.clone().acquire_owned().await else { return Ok(()) };
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors and the like: wait a little, keep serving.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+            _ = &mut shutdown => return Ok(()),
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let _open = permit;
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
 }

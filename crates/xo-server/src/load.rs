@@ -185,6 +185,39 @@ pub async fn run(addr: SocketAddr, plan: &Plan) -> LoadReport {
     }
 }
 
+/// One request and its answer, for tests and scripts: `GET target`, or `POST target` with a
+/// JSON `body`. Returns the status and the body.
+///
+/// ```no_run
+/// # async fn f(addr: std::net::SocketAddr) {
+/// let (status, body) = xo_server::load::request(addr, "/api/games", None).await.unwrap();
+/// assert_eq!(status, 200);
+/// # }
+/// ```
+pub async fn request(
+    addr: SocketAddr,
+    target: &str,
+    body: Option<&str>,
+) -> Result<(u16, String), String> {
+    let client: Client<_, http_body_util::Full<Bytes>> =
+        Client::builder(TokioExecutor::new()).build_http();
+    let uri: hyper::Uri = format!("http://{addr}{target}").parse().map_err(|e| format!("{e}"))?;
+    let (method, payload) = match body {
+        Some(b) => (hyper::Method::POST, Bytes::from(b.to_string())),
+        None => (hyper::Method::GET, Bytes::new()),
+    };
+    let req = hyper::Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(http_body_util::Full::new(payload))
+        .map_err(|e| format!("{e}"))?;
+    let response = client.request(req).await.map_err(|e| format!("{e}"))?;
+    let status = response.status().as_u16();
+    let bytes = response.into_body().collect().await.map_err(|e| format!("{e}"))?.to_bytes();
+    Ok((status, String::from_utf8_lossy(&bytes).into_owned()))
+}
+
 /// One GET: its status, the server's reported time (ms) and the body.
 async fn fetch(
     client: &Client<hyper_util::client::legacy::connect::HttpConnector, Empty<Bytes>>,

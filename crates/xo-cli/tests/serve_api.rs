@@ -1,0 +1,370 @@
+//! The HTTP API over a real socket: every endpoint with good, bad and over-budget requests,
+//! statuses and bodies asserted, and every answer equal, byte for byte, to what `xo ... --json`
+//! prints for the same question.
+
+mod serving;
+
+use serde_json::Value as Json;
+use serving::{encode, xo, Server};
+use std::time::{Duration, Instant};
+
+/// The API's answer to `endpoint` with `params` must equal `xo ARGS --json`'s output.
+fn same_as_cli(server: &Server, endpoint: &str, params: &[(&str, &str)], cli: &[&str]) {
+    let query: Vec<String> = params.iter().map(|(k, v)| format!("{k}={}", encode(v))).collect();
+    let target = format!("/api/{endpoint}?{}", query.join("&"));
+    let (status, body) = server.get(&target);
+    let (printed, code) = xo(cli);
+    assert!(code == 0 || code == 1, "xo {cli:?} exited {code}");
+    assert_eq!(status, 200, "{target}: {body}");
+    assert_eq!(body, printed, "{target} differs from xo {cli:?}");
+}
+
+#[test]
+fn every_endpoint_answers_as_the_command_does() {
+    let server = Server::start(&[]);
+    let s = &server;
+    same_as_cli(s, "solve", &[("game", "tictactoe")], &["solve", "tictactoe", "--json"]);
+    same_as_cli(
+        s,
+        "solve",
+        &[("game", "tictactoe"), ("position", "XX. OO. ...")],
+        &["solve", "tictactoe", "XX. OO. ...", "--json"],
+    );
+    same_as_cli(
+        s,
+        "solve",
+        &[("game", "tictactoe"), ("position", "X...O...."), ("winning", "1")],
+        &["solve", "tictactoe", "X...O....", "--json", "--winning"],
+    );
+    same_as_cli(
+        s,
+        "solve",
+        &[("game", "mnk:4,4,3"), ("position", "X..............O"), ("value_only", "true")],
+        &["solve", "mnk:4,4,3", "X..............O", "--json", "--value-only"],
+    );
+    same_as_cli(
+        s,
+        "solve",
+        &[("game", "connect4"), ("moves", "44455554221")],
+        &["solve", "connect4", "--moves", "44455554221", "--json"],
+    );
+    same_as_cli(
+        s,
+        "solve",
+        &[("game", "connect4"), ("moves", "52753311433677442422121"), ("no_moves", "1")],
+        &["solve", "connect4", "--moves", "52753311433677442422121", "--json", "--no-moves"],
+    );
+    same_as_cli(
+        s,
+        "solve",
+        &[("game", "lol"), ("position", "*L**")],
+        &["solve", "lol", "*L**", "--json"],
+    );
+    same_as_cli(s, "solve", &[("game", "sos:6")], &["solve", "sos:6", "--json"]);
+    same_as_cli(
+        s,
+        "solve",
+        &[("game", "treblecross"), ("position", ".X..X.")],
+        &["solve", "treblecross", ".X..X.", "--json"],
+    );
+    same_as_cli(
+        s,
+        "solve",
+        &[("game", "dawson-kayles"), ("position", "1000000 999999")],
+        &["solve", "dawson-kayles", "1000000 999999", "--json"],
+    );
+    same_as_cli(s, "count", &[("game", "tictactoe")], &["count", "tictactoe", "--json"]);
+    same_as_cli(
+        s,
+        "count",
+        &[("game", "tictactoe"), ("position", "X...O...."), ("by_length", "1")],
+        &["count", "tictactoe", "X...O....", "--json", "--by-length"],
+    );
+    same_as_cli(
+        s,
+        "check",
+        &[("game", "tictactoe"), ("position", "XXXOO....")],
+        &["check", "tictactoe", "XXXOO....", "--json"],
+    );
+    // Unreachable: the command exits 1; the API answers 200 with reachable false.
+    same_as_cli(
+        s,
+        "check",
+        &[("game", "tictactoe"), ("position", "XXX......")],
+        &["check", "tictactoe", "XXX......", "--json"],
+    );
+    same_as_cli(
+        s,
+        "grundy",
+        &[("game", "kayles"), ("upto", "200")],
+        &["grundy", "kayles", "--upto", "200", "--json"],
+    );
+    same_as_cli(
+        s,
+        "grundy",
+        &[("game", "treblecross"), ("upto", "50")],
+        &["grundy", "treblecross", "--upto", "50", "--json"],
+    );
+}
+
+#[test]
+fn a_posted_json_body_is_the_same_question() {
+    let server = Server::start(&[]);
+    let (status, got) =
+        server.post("/api/solve", r#"{"game":"tictactoe","position":"X...O....","winning":true}"#);
+    assert_eq!(status, 200);
+    assert_eq!(got, server.get("/api/solve?game=tictactoe&position=X...O....&winning=1").1);
+    // A long strip fits a body where it would not fit a URL.
+    let strip = ".".repeat(30_000);
+    let (status, body) = server.post(
+        "/api/solve",
+        &format!(r#"{{"game":"treblecross","position":"{strip}","value_only":1}}"#),
+    );
+    assert_eq!(status, 200, "{body}");
+    let (printed, _) =
+        xo(&["solve", &format!("treblecross:{}", strip.len()), &strip, "--json", "--value-only"]);
+    assert_eq!(body, printed);
+}
+
+#[test]
+fn games_and_game_describe_boards_for_the_page() {
+    let server = Server::start(&[]);
+    let (status, body) = server.get("/api/games");
+    assert_eq!(status, 200);
+    let games: Json = serde_json::from_str(&body).unwrap();
+    let names: Vec<&str> =
+        games["games"].as_array().unwrap().iter().map(|g| g["name"].as_str().unwrap()).collect();
+    for name in ["tictactoe", "connect4", "treblecross:12", "lol:8", "sos:8", "octal:0.77"] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    let (status, body) = server.get("/api/game?game=connect:6,5,4");
+    assert_eq!(status, 200);
+    let info: Json = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        (info["width"].as_u64(), info["height"].as_u64(), info["gravity"].as_bool()),
+        (Some(6), Some(5), Some(true))
+    );
+    assert_eq!(info["empty"].as_str().unwrap().len(), 30);
+    let (status, body) = server.get("/api/game?game=0.137");
+    assert_eq!(status, 200);
+    let info: Json = serde_json::from_str(&body).unwrap();
+    assert_eq!(info["kind"], "octal");
+    assert_eq!(info["removals"][2]["leave"], serde_json::json!([0, 1, 2]));
+}
+
+/// `target` gets `status` and `{"error": ...}` containing `words`.
+fn refused(server: &Server, target: &str, status: u16, words: &str) {
+    let (got, body) = server.get(target);
+    assert_eq!(got, status, "{target}: {body}");
+    let json: Json =
+        serde_json::from_str(&body).unwrap_or_else(|_| panic!("{target}: not JSON: {body}"));
+    let error = json["error"].as_str().unwrap_or_else(|| panic!("{target}: no error: {body}"));
+    assert!(error.contains(words), "{target}: {error:?} lacks {words:?}");
+}
+
+#[test]
+fn bad_requests_get_4xx_naming_the_problem() {
+    let server = Server::start(&["--timeout", "5"]);
+    let s = &server;
+    refused(s, "/api/solve?game=chess", 400, "unknown game \"chess\"");
+    refused(s, "/api/solve", 400, "missing parameter 'game'");
+    refused(s, "/api/solve?game=tictactoe&position=XX", 400, "cells");
+    refused(s, "/api/solve?game=tictactoe&position=XXXOO.O..", 400, "moved after");
+    refused(s, "/api/solve?game=tictactoe&position=XQ.......", 400, "'Q'");
+    refused(s, "/api/solve?game=tictactoe&positon=X", 400, "no parameter 'positon'");
+    refused(s, "/api/solve?game=tictactoe&game=mnk:4,4,4", 400, "given twice");
+    refused(s, "/api/solve?game=tictactoe&winning=maybe", 400, "yes or no");
+    refused(s, "/api/solve?game=tictactoe&winning=1&value_only=1", 400, "exclude each other");
+    refused(s, "/api/solve?game=tictactoe&position=X........&moves=4", 400, "not both");
+    refused(s, "/api/solve?game=connect4&moves=4448", 400, "moves");
+    refused(s, "/api/solve?game=kayles&moves=1", 400, "gravity");
+    refused(s, "/api/solve?game=mnk:1000,1000,5", 400, "1000000 cells");
+    refused(s, "/api/solve?game=mnk:2000,2000,5", 400, "cells");
+    refused(s, "/api/solve?game=tictactoe&timeout=60", 400, "above this server's limit of 5 s");
+    refused(s, "/api/solve?game=tictactoe&timeout=-1", 400, "positive number");
+    refused(s, "/api/solve?game=tictactoe&timeout=1e300", 400, "above");
+    refused(s, "/api/solve?game=tictactoe&max_nodes=1e19", 400, "whole number");
+    refused(s, "/api/solve?game=tictactoe&memory_mib=99999999999", 400, "memory_mib");
+    refused(s, "/api/check?game=tictactoe", 400, "missing parameter 'position'");
+    refused(s, "/api/grundy?game=kayles", 400, "missing parameter 'upto'");
+    refused(s, "/api/grundy?game=tictactoe&upto=5", 400, "octal");
+    refused(s, "/api/grundy?game=kayles&upto=99999999999999999", 400, "too large");
+    refused(s, "/api/game?game=0.7x", 400, "'x'");
+    refused(s, "/api/nothing", 404, "no such page");
+    let long = format!("/api/solve?game=lol&position={}", ".".repeat(20_000));
+    refused(s, &long, 414, "longer than");
+    let (status, body) = s.post("/api/solve", "not json");
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("JSON object"));
+    let (status, body) = s.post("/api/solve", r#"{"game":["tictactoe"]}"#);
+    assert_eq!(status, 400, "{body}");
+    let big = format!(r#"{{"game":"lol","position":"{}"}}"#, ".".repeat(2 << 20));
+    let (status, body) = s.post("/api/solve", &big);
+    assert_eq!(status, 413, "{body}");
+    assert!(body.contains("larger than"));
+    // Odd bytes: invalid UTF-8 and control characters are bad positions, never a 5xx.
+    let (status, _) = s.get("/api/solve?game=tictactoe&position=%FF%FE%00");
+    assert_eq!(status, 400);
+}
+
+#[test]
+fn work_beyond_the_budget_is_422_with_the_reason_within_the_limit() {
+    let server = Server::start(&["--timeout", "20"]);
+    let (status, body) = server.get("/api/solve?game=connect4&max_nodes=1000");
+    assert_eq!(status, 422, "{body}");
+    let json: Json = serde_json::from_str(&body).unwrap();
+    assert_eq!(json["value"], "unknown");
+    assert_eq!(json["stopped"]["limit"], "nodes");
+    assert!(json["reason"].as_str().unwrap().contains("node budget"));
+    // The same shape the command prints when it stops (exit 3).
+    let (printed, code) = xo(&["solve", "connect4", "--json", "--max-nodes", "1000"]);
+    assert_eq!(code, 3);
+    let cli: Json = serde_json::from_str(&printed).unwrap();
+    let keys = |j: &Json| j.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(&json), keys(&cli));
+
+    // A 10^6-cell strip and a 1 s timeout: stopped within the limit, not hung.
+    let started = Instant::now();
+    let (status, body) = server.get("/api/solve?game=treblecross:1000000&timeout=1");
+    assert_eq!(status, 422, "{}", &body[..body.len().min(300)]);
+    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+    let json: Json = serde_json::from_str(&body).unwrap();
+    assert_eq!(json["stopped"]["limit"], "time");
+    // Memory: a huge LOL strip stops at the memory budget at once.
+    let (status, body) = server.get("/api/solve?game=lol:1000000&memory_mib=64");
+    assert_eq!(status, 422);
+    assert!(body.contains("\"limit\":\"memory\""));
+    // Grundy over budget: 422 with the stop.
+    let (status, body) = server.get("/api/grundy?game=treblecross&upto=2000000&timeout=0.5");
+    assert_eq!(status, 422, "{body}");
+    let json: Json = serde_json::from_str(&body).unwrap();
+    assert!(json["error"].as_str().unwrap().contains("time budget"), "{body}");
+    let (status, body) = server.get("/api/grundy?game=treblecross&upto=100000000");
+    assert_eq!(status, 422, "{body}");
+    assert!(body.contains("memory budget"), "{body}");
+}
+
+#[test]
+fn a_slow_request_does_not_hold_up_the_others() {
+    let server = Server::start(&["--workers", "2", "--timeout", "30"]);
+    let addr = server.addr;
+    let slow = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(xo_server::load::request(
+            addr,
+            "/api/solve?game=treblecross:1000000&timeout=4",
+            None,
+        ))
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    // While it computes, the other worker, the page and bad requests answer.
+    let started = Instant::now();
+    for _ in 0..20 {
+        assert_eq!(server.get("/api/solve?game=tictactoe&position=X...O....").0, 200);
+        assert_eq!(server.get("/api/solve?game=chess").0, 400);
+    }
+    let (status, page) = server.get("/");
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("<html")
+            || page.contains("<!doctype html")
+            || page.contains("<!DOCTYPE html")
+    );
+    let elapsed = started.elapsed();
+    let (status, _) = slow.join().unwrap().unwrap();
+    assert_eq!(status, 422);
+    assert!(elapsed < Duration::from_secs(3), "the quick requests took {elapsed:?}");
+}
+
+#[test]
+fn a_loaded_database_answers_its_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ttt");
+    let db_text = db.to_str().unwrap();
+    let (_, code) = xo(&["solve", "tictactoe", "--strong", "--db", db_text]);
+    assert_eq!(code, 0);
+    let server = Server::start(&["--db", db_text]);
+    for position in [".........", "X...O....", "XX.OO....", "XOXOOXOX.", "XXXOO...."] {
+        let (status, body) = server.get(&format!("/api/solve?game=tictactoe&position={position}"));
+        assert_eq!(status, 200);
+        let mut from_db: Json = serde_json::from_str(&body).unwrap();
+        assert_eq!(from_db["engine"], "database", "{body}");
+        // The same answer `xo query` gives, and the search's answer but for the engine's name.
+        let (queried, _) = xo(&["query", db_text, position, "--json"]);
+        assert_eq!(body, queried);
+        let (searched, _) = xo(&["solve", "tictactoe", position, "--json"]);
+        let mut searched: Json = serde_json::from_str(&searched).unwrap();
+        from_db["engine"] = Json::Null;
+        searched["engine"] = Json::Null;
+        assert_eq!(from_db, searched, "{position}");
+    }
+    // Other games still go to the engines.
+    let (status, body) = server.get("/api/solve?game=mnk:4,3,3");
+    assert_eq!(status, 200);
+    assert!(body.contains("\"engine\":\"negamax\""));
+    // A damaged database is refused at start with a clear message (exit 2).
+    let tier = db.join("tier-05.xot");
+    let mut bytes = std::fs::read(&tier).unwrap();
+    *bytes.last_mut().unwrap() ^= 1;
+    std::fs::write(&tier, bytes).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_xo"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", db_text])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("tier-05.xot") && err.contains("checksum"), "{err}");
+}
+
+#[test]
+fn a_client_that_goes_away_frees_its_worker() {
+    let server = Server::start(&["--workers", "1", "--timeout", "30"]);
+    // The only worker starts a 20 s job; its client gives up after 0.3 s.
+    let gave_up = server.block_on(async {
+        tokio::time::timeout(
+            Duration::from_millis(300),
+            xo_server::load::request(
+                server.addr,
+                "/api/solve?game=treblecross:1000000&timeout=20",
+                None,
+            ),
+        )
+        .await
+    });
+    assert!(gave_up.is_err(), "the slow request answered within 0.3 s");
+    // The job was cancelled: the worker is free again at once, not in 20 s.
+    let started = Instant::now();
+    let (status, _) = server.get("/api/solve?game=tictactoe&position=XOX......");
+    assert_eq!(status, 200);
+    assert!(started.elapsed() < Duration::from_secs(5), "waited {:?}", started.elapsed());
+}
+
+#[test]
+fn trickling_and_idle_connections_are_closed_and_do_not_starve_the_server() {
+    use std::io::{Read, Write};
+    let server = Server::start(&["--header-timeout", "1", "--max-connections", "64"]);
+    // Forty connections that never finish their headers.
+    let mut slow: Vec<std::net::TcpStream> = (0..40)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(server.addr).unwrap();
+            s.write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\n").unwrap();
+            s
+        })
+        .collect();
+    // The server still answers others at once.
+    assert_eq!(server.get("/api/games").0, 200);
+    // After the header timeout, the trickling connections are closed by the server.
+    std::thread::sleep(Duration::from_millis(2500));
+    for s in &mut slow {
+        s.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+        let mut buf = Vec::new();
+        let closed = s.read_to_end(&mut buf).is_ok();
+        assert!(closed, "a trickling connection is still open");
+    }
+    // More connections than the limit wait to be accepted instead of failing anything.
+    let held: Vec<std::net::TcpStream> =
+        (0..100).map(|_| std::net::TcpStream::connect(server.addr).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(1500)); // the idle ones time out, making room
+    assert_eq!(server.get("/api/solve?game=tictactoe&position=X........").0, 200);
+    drop(held);
+}

@@ -1,0 +1,151 @@
+//! A real `xo serve` process on a free loopback port, for the API and load tests, killed when
+//! dropped; and a blocking way to send it one request.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+
+/// A running server.
+pub struct Server {
+    pub addr: SocketAddr,
+    pub child: Child,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl Server {
+    /// Starts `xo serve --addr 127.0.0.1:0 ARGS` and waits for the address it prints.
+    pub fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xo"))
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("xo serve starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line).expect("xo serve prints its address");
+        let addr = line
+            .trim()
+            .strip_prefix("xo serve: listening on http://")
+            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+            .parse()
+            .expect("an address");
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        Server { addr, child, runtime }
+    }
+
+    /// `GET target`: status and body.
+    pub fn get(&self, target: &str) -> (u16, String) {
+        self.runtime
+            .block_on(xo_server::load::request(self.addr, target, None))
+            .unwrap_or_else(|e| panic!("GET {target}: {e}"))
+    }
+
+    /// `POST target` with a JSON body: status and body.
+    pub fn post(&self, target: &str, body: &str) -> (u16, String) {
+        self.runtime
+            .block_on(xo_server::load::request(self.addr, target, Some(body)))
+            .unwrap_or_else(|e| panic!("POST {target}: {e}"))
+    }
+
+    /// Runs a future on the test's runtime.
+    pub fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
+        self.runtime.block_on(f)
+    }
+
+    /// The server process's resident memory, in KiB.
+    pub fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the server's /proc status");
+        status
+            .lines()
+            .find(|l| l.starts_with("VmRSS:"))
+            .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+            .expect("VmRSS")
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What `xo ARGS` prints on standard output, and its exit status.
+pub fn xo(args: &[&str]) -> (String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_xo")).args(args).output().expect("xo runs");
+    (String::from_utf8(out.stdout).expect("UTF-8"), out.status.code().unwrap_or(-1))
+}
+
+/// `text` percent-encoded for a query string.
+pub fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// A mixed load's requests: tic-tac-toe positions reached by seeded random play (their exact
+/// bodies computed by the core here), bad requests (400) and over-budget ones (422).
+pub fn mixed_cases(positions: usize) -> Vec<xo_server::load::Case> {
+    use rand::{Rng, SeedableRng};
+    use xo_core::budget::Meter;
+    use xo_core::query::{answer, Query, Question};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+    let mut cases = Vec::new();
+    while cases.len() < positions {
+        let plies = rng.random_range(0..9);
+        let mut cells = ['.'; 9];
+        for ply in 0..plies {
+            let empty: Vec<usize> = (0..9).filter(|&i| cells[i] == '.').collect();
+            cells[empty[rng.random_range(0..empty.len())]] = if ply % 2 == 0 { 'X' } else { 'O' };
+        }
+        let text: String = cells.iter().collect();
+        let Ok(query) =
+            Query::parse("tictactoe", Some(&text), Question::Analysis { winning_only: false })
+        else {
+            continue; // a move after a line: not a position
+        };
+        let report = answer(&query, &Meter::default()).expect("tic-tac-toe answers");
+        let body = serde_json::to_string(&report).unwrap() + "\n";
+        cases.push(xo_server::load::Case {
+            target: format!("/api/solve?game=tictactoe&position={text}"),
+            status: 200,
+            body: Some(body),
+            contains: None,
+        });
+    }
+    let bad = [
+        ("/api/solve?game=chess", "unknown game"),
+        ("/api/solve?game=tictactoe&position=XXXXXXXXXXXX", "cells"),
+        ("/api/solve?game=tictactoe&positon=X", "no parameter"),
+        ("/api/check?game=tictactoe", "missing parameter"),
+    ];
+    for (target, words) in bad {
+        cases.push(xo_server::load::Case {
+            target: target.to_string(),
+            status: 400,
+            body: None,
+            contains: Some(words.to_string()),
+        });
+    }
+    cases.push(xo_server::load::Case {
+        target: "/api/solve?game=connect4&max_nodes=1000".to_string(),
+        status: 422,
+        body: None,
+        contains: Some("\"value\":\"unknown\"".to_string()),
+    });
+    cases
+}
