@@ -401,6 +401,17 @@ async fn page_plays_and_agrees_with_the_core() {
     let won = check_board(&c, "tictactoe", "XX.OO....").await;
     assert_eq!((won["value"].as_str(), won["remoteness"].as_u64()), (Some("win"), Some(1)));
 
+    // A position that cannot occur: the server's reason, readable on the page.
+    open(&c, &origin, "game=tictactoe&position=XXXXXXXXX").await;
+    wait_for(&c, "the error shown", READ_BOARD, |v| v["status"] == "error").await;
+    let shown = c.find(Locator::Id("error")).await.unwrap().text().await.unwrap();
+    let reason =
+        Query::parse("tictactoe", Some("XXXXXXXXX"), Question::Analysis { winning_only: false })
+            .err()
+            .expect("the core refuses the position")
+            .to_string();
+    assert!(shown.contains(&reason), "shown: {shown:?}; the core's reason: {reason:?}");
+
     // Against perfect play: X (the page) takes the win at once.
     open(&c, &origin, "game=tictactoe&position=XX.OO....&mode=ai&side=second").await;
     board_at(&c, "XXXOO....").await;
