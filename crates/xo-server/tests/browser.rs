@@ -405,11 +405,11 @@ async fn page_plays_and_agrees_with_the_core() {
     open(&c, &origin, "game=tictactoe&position=XXXXXXXXX").await;
     wait_for(&c, "the error shown", READ_BOARD, |v| v["status"] == "error").await;
     let shown = c.find(Locator::Id("error")).await.unwrap().text().await.unwrap();
-    let reason =
-        Query::parse("tictactoe", Some("XXXXXXXXX"), Question::Analysis { winning_only: false })
-            .err()
-            .expect("the core refuses the position")
-            .to_string();
+    let question = Question::Analysis { winning_only: false };
+    let Err(reason) = Query::parse("tictactoe", Some("XXXXXXXXX"), question) else {
+        panic!("the core takes XXXXXXXXX");
+    };
+    let reason = reason.to_string();
     assert!(shown.contains(&reason), "shown: {shown:?}; the core's reason: {reason:?}");
 
     // Against perfect play: X (the page) takes the win at once.
