@@ -24,7 +24,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "MIB", default_value_t = 4096)]
     pub db_memory_mib: u64,
     /// The most time one request may compute, in seconds (requests may ask for less).
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds,
+          allow_hyphen_values = true)]
     pub timeout: Duration,
     /// The most positions one request may visit.
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
@@ -44,7 +45,8 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(u64).range(0..=crate::budget::MAX_MEMORY_MIB))]
     pub cache_mib: u64,
     /// Seconds a connection has to send a request's headers (idle connections are closed then).
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds,
+          allow_hyphen_values = true)]
     pub header_timeout: Duration,
     /// Connections open at once (more wait to be accepted).
     #[arg(long, value_name = "N", default_value_t = 4096,

@@ -321,6 +321,27 @@ const CORPUS: &[Case] = &[
     case("batch-lol-memory", &["batch", "lol", "--memory-mib", "16"], Stopped("--memory-mib"))
         .made(batch_lol_20000_stars),
     case("batch-example", &["batch", "ttt-count", "--example"], Answer(" ")),
+    // --- Serve: refused before listening -------------------------------------------------------
+    case("serve-bad-addr", &["serve", "--addr", "nonsense"], Bad("cannot listen on nonsense")),
+    case("serve-bad-port", &["serve", "--addr", "127.0.0.1:99999"], Bad("127.0.0.1:99999")),
+    case(
+        "serve-no-db",
+        &["serve", "--addr", "127.0.0.1:0", "--db", "/nonexistent-xo-db"],
+        Bad("tier-00.xot"),
+    ),
+    case(
+        "serve-db-is-file",
+        &["serve", "--addr", "127.0.0.1:0", "--db", "Cargo.toml"],
+        Bad("Cargo.toml"),
+    ),
+    case("serve-workers-zero", &["serve", "--workers", "0"], Bad("--workers")),
+    case("serve-timeout-negative", &["serve", "--timeout", "-5"], Bad("--timeout")),
+    case("serve-cache-word", &["serve", "--cache-mib", "lots"], Bad("--cache-mib")),
+    case(
+        "serve-max-connections-zero",
+        &["serve", "--max-connections", "0"],
+        Bad("--max-connections"),
+    ),
     // --- Grundy --------------------------------------------------------------------------------
     case("grundy-bad-digit", &["grundy", "0.9z", "--upto", "10"], Bad("'z'")),
     case("grundy-unknown-name", &["grundy", "chess", "--upto", "10"], Bad("chess")),
@@ -742,7 +763,7 @@ fn corpus_is_well_formed() {
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), CORPUS.len(), "case names are unique");
-    for sub in ["solve", "count", "check", "play", "batch", "grundy"] {
+    for sub in ["solve", "count", "check", "play", "batch", "grundy", "serve"] {
         assert!(CORPUS.iter().any(|c| c.args.first() == Some(&sub)), "no case for {sub}");
     }
 }
@@ -758,8 +779,8 @@ fn corpus_count_check_play() {
 }
 
 #[test]
-fn corpus_batch_grundy_and_usage() {
-    run_group(&["batch", "grundy", "frobnicate"]);
+fn corpus_batch_grundy_serve_and_usage() {
+    run_group(&["batch", "grundy", "serve", "frobnicate"]);
 }
 
 // ---------------------------------------------------------------------------------------------

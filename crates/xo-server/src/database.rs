@@ -20,7 +20,7 @@ pub struct Database {
 #[derive(Debug, thiserror::Error)]
 pub enum DatabaseError {
     /// A file cannot be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Io {
         /// The file.
         path: PathBuf,
@@ -28,7 +28,7 @@ pub enum DatabaseError {
         source: std::io::Error,
     },
     /// A file is not a valid tier of the database.
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Invalid {
         /// The file.
         path: PathBuf,

@@ -179,7 +179,7 @@ fn gravity(
 ) -> Result<(), Stopped> {
     let Asked { value_only, score_only, winning_only } = asked;
     use crate::games::gravity::GravityBoard;
-    use crate::solve::gravity::GravitySolver;
+    use crate::solve::gravity::{to_scored, GravitySolver};
     let board = GravityBoard::from_rules(rules).expect("the query chose the gravity engine");
     let bits = board.from_position(pos).expect("a validated position of the board");
     let bytes =
@@ -190,16 +190,22 @@ fn gravity(
         report.value = Some(solver.value(&bits, meter)?);
         return Ok(());
     }
-    let scored = solver.scored(&bits, meter)?;
-    (report.value, report.remoteness) = (Some(scored.value), Some(scored.remoteness));
     if score_only {
+        let scored = solver.scored(&bits, meter)?;
+        (report.value, report.remoteness) = (Some(scored.value), Some(scored.remoteness));
         return Ok(());
     }
-    let moves = solver
-        .move_scored(&bits, meter)?
+    // Every move's exact score; the position's is the best of them (no search of its own).
+    let scores = solver.move_scores(&bits, meter)?;
+    let scored = match scores.iter().filter_map(|&(_, s)| s).max() {
+        Some(best) => to_scored(&board, pos.plies(), best),
+        None => solver.scored(&bits, meter)?,
+    };
+    (report.value, report.remoteness) = (Some(scored.value), Some(scored.remoteness));
+    let moves = scores
         .into_iter()
         .filter_map(|(col, s)| {
-            let s = s?;
+            let s = to_scored(&board, pos.plies(), s?);
             Some(MoveReport {
                 name: (col + 1).to_string(),
                 value: s.value,
