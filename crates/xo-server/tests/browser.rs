@@ -428,6 +428,7 @@ async fn page_plays_and_agrees_with_the_core() {
     keys(&c, "3").await;
     let report = check_board(&c, "connect:5,4,4", "............X...OX..").await;
     assert!(report["moves"][0]["score"].is_i64(), "gravity reports carry scores");
+    std::fs::write(artifacts().join("midgame-connect.png"), c.screenshot().await.unwrap()).unwrap();
 
     // A LOL strip: each empty cell offers both letters.
     open(&c, &origin, "game=lol:6&position=L.....").await;
