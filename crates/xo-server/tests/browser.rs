@@ -236,7 +236,13 @@ async fn click(c: &Client, css: &str) {
 /// Sends keys to the focused element and returns the move it focuses then.
 async fn keys(c: &Client, keys: &str) -> Option<String> {
     c.active_element().await.unwrap().send_keys(keys).await.unwrap();
-    let v = c.execute("return document.activeElement.dataset.move || null", vec![]).await.unwrap();
+    let v = c
+        .execute(
+            "const a = document.activeElement; return (a && a.dataset && a.dataset.move) || null",
+            vec![],
+        )
+        .await
+        .unwrap();
     v.as_str().map(str::to_string)
 }
 
@@ -300,6 +306,16 @@ async fn page_plays_and_agrees_with_the_core() {
         .unwrap();
     assert_eq!(size[0].as_u64(), Some(PAGE.len() as u64), "the server serves the page file");
     assert!(size[1].as_u64().unwrap() < 200 * 1024, "first load {size}");
+
+    // Keyboard alone: Tab from the top of the page reaches the board (one tab stop for it).
+    let mut reached = None;
+    for _ in 0..12 {
+        reached = keys(&c, "\u{E004}").await;
+        if reached.is_some() {
+            break;
+        }
+    }
+    assert_eq!(reached.as_deref(), Some("1"), "Tab reaches the board's first move");
 
     // By clicking: X in the centre.
     click(&c, r#"#board .mv[data-move="5"]"#).await;
