@@ -1,10 +1,11 @@
 //! The page in a real headless browser (Debian's `chromium` and `chromium-driver`) against the
 //! server started in this process: it plays tic-tac-toe by clicking and by keyboard, Connect 4 on
-//! 5x4 by column buttons and digit keys, a LOL strip and Kayles heaps, and checks every shown
-//! move's colour, value, remoteness and best-move mark against `xo_core`'s own answer; undo/redo,
-//! the address bar round trip, play against perfect play, the page's size, that no request left
-//! the server's origin, and a phone-sized window. A screenshot of a mid-game position is kept
-//! in `target/xo-artifacts/midgame.png`.
+//! 5x4 by column buttons and digit keys, LOL and Treblecross strips and Kayles heaps, and checks
+//! every shown move's colour, value, remoteness and best-move mark against `xo_core`'s own
+//! answer; undo/redo, the address bar round trip, paste, play against perfect play, errors, the
+//! page's size, that no request left the server's origin, and a phone-sized window. Screenshots of
+//! mid-game positions are kept in `target/xo-artifacts/` (`midgame.png`, `midgame-connect.png`;
+//! under `$CARGO_TARGET_DIR` when set).
 //!
 //! Without chromium or chromedriver the test says so loudly and passes, unless
 //! `XO_REQUIRE_BROWSER` is set (as `.ci/run` does), when it fails.
@@ -246,7 +247,21 @@ async fn keys(c: &Client, keys: &str) -> Option<String> {
     v.as_str().map(str::to_string)
 }
 
+/// Checks that every request of the page shown so far went to the server.
+async fn assert_local(c: &Client, origin: &str) {
+    let script = "return [location.origin].concat(performance.getEntriesByType('resource').map(e => e.name))";
+    let names = c.execute(script, vec![]).await.unwrap();
+    let names = names.as_array().unwrap();
+    if names[0] != origin {
+        return; // about:blank
+    }
+    for name in names {
+        assert!(name.as_str().unwrap().starts_with(origin), "a request left the server: {name}");
+    }
+}
+
 async fn open(c: &Client, origin: &str, hash: &str) {
+    assert_local(c, origin).await;
     // A page of another document first, so that a change of hash alone still reloads.
     c.goto("about:blank").await.unwrap();
     c.goto(&format!("{origin}/#{hash}")).await.unwrap();
@@ -513,14 +528,8 @@ async fn page_plays_and_agrees_with_the_core() {
         "the page overflows a narrow window: {widths}"
     );
 
-    // Every request the page made went to the server.
-    let names = c
-        .execute("return performance.getEntriesByType('resource').map(e => e.name).concat([location.origin])", vec![])
-        .await
-        .unwrap();
-    for name in names.as_array().unwrap() {
-        assert!(name.as_str().unwrap().starts_with(&origin), "a request left the server: {name}");
-    }
+    // Every request the page made went to the server (also checked before each new load).
+    assert_local(&c, &origin).await;
 
     c.close().await.unwrap();
     drop(driver);
