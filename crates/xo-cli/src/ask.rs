@@ -28,6 +28,8 @@ pub struct Ask {
     pub lines: bool,
     /// The budget of the whole command.
     pub budget: BudgetArgs,
+    /// An opening book for the gravity engine.
+    pub book: Option<std::sync::Arc<xo_core::solve::book::Book>>,
 }
 
 /// How a command ended, for its exit status.
@@ -46,7 +48,10 @@ fn ask_one(
     out: &mut impl Write,
 ) -> Result<Ended> {
     let game = resolve_game(&ask.game, position)?;
-    let query = Query::new(game, position, ask.question)?;
+    let mut query = Query::new(game, position, ask.question)?;
+    if let Some(book) = &ask.book {
+        query = query.with_book(book.clone());
+    }
     let (result, stopped) = match answer(&query, meter) {
         Ok(a) => (a, None),
         Err(s) => (query.unanswered(&s), Some(s)),

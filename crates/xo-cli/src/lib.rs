@@ -4,6 +4,7 @@
 
 pub mod ask;
 pub mod batch;
+pub mod book;
 pub mod budget;
 pub mod game;
 pub mod grundy;

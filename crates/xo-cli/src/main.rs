@@ -71,6 +71,9 @@ enum Command {
         /// The database folder for --strong.
         #[arg(long, value_name = "DIR", requires = "strong")]
         db: Option<std::path::PathBuf>,
+        /// An opening book made by `xo book` (gravity games): its positions are not searched.
+        #[arg(long, value_name = "FILE")]
+        book: Option<std::path::PathBuf>,
         #[command(flatten)]
         budget: BudgetArgs,
     },
@@ -130,6 +133,9 @@ enum Command {
         /// Answer the built-in sample input instead of reading standard input.
         #[arg(long)]
         example: bool,
+        /// An opening book made by `xo book` (connect4-score).
+        #[arg(long, value_name = "FILE")]
+        book: Option<std::path::PathBuf>,
         /// The budget of the whole run.
         #[command(flatten)]
         budget: BudgetArgs,
@@ -139,6 +145,9 @@ enum Command {
     /// Serve the HTTP API (/api/solve, /api/count, /api/check, /api/grundy, /api/games) and the
     /// web page to play and study every game against perfect play.
     Serve(xo_cli::serve::ServeArgs),
+    /// Build a gravity game's opening book: the exact score of every position of its first
+    /// moves, for --book.
+    Book(xo_cli::book::BookArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -252,6 +261,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         json: at.json,
         lines: at.lines,
         budget,
+        book: None,
     };
     match cli.command {
         Command::Solve { at, strong: true, db: Some(db), budget, .. } => {
@@ -268,7 +278,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 write!(out, "{}", xo_cli::render::render_answer(&query, &answer, false))?;
             }
         }
-        Command::Solve { at, value_only, winning, no_moves, budget, .. } => {
+        Command::Solve { at, value_only, winning, no_moves, budget, book, .. } => {
             let question = if value_only {
                 Question::Value
             } else if no_moves {
@@ -276,7 +286,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 Question::Analysis { winning_only: winning }
             };
-            ask::run(&query(at, question, budget), &mut out)?;
+            let mut ask = query(at, question, budget);
+            ask.book = book.as_deref().map(xo_cli::book::load).transpose()?;
+            ask::run(&ask, &mut out)?;
         }
         Command::Count { at, by_length, dense, budget } => {
             ask::run(&query(at, Question::Count { by_length, dense }, budget), &mut out)?;
@@ -299,7 +311,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             // With '-', the position is the first line of standard input; the moves follow it.
             play(&game, position.as_deref(), side, io::stdin().lock(), &mut out, budget)?;
         }
-        Command::Batch { format, example, budget } => {
+        Command::Batch { format, example, budget, book } => {
+            let book = book.as_deref().map(xo_cli::book::load).transpose()?;
             let stdin = io::stdin();
             let input: Box<dyn Read> =
                 if example { Box::new(format.sample().as_bytes()) } else { Box::new(stdin.lock()) };
@@ -316,7 +329,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     batch::run(&mut TreblecrossAnswerer::with_meter(meter), input, &mut out)
                 }
                 BatchFormat::Connect4Score => {
-                    batch::run_all(&mut Connect4ScoreAnswerer::with_meter(meter), input, &mut out)
+                    let mut answerer = Connect4ScoreAnswerer::with_meter(meter);
+                    if let Some(book) = book {
+                        answerer = answerer.with_book(book);
+                    }
+                    batch::run_all(&mut answerer, input, &mut out)
                 }
             };
             if let Some(bar) = bar {
@@ -326,6 +343,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Grundy(args) => xo_cli::grundy::run(&args, &mut out)?,
         Command::Serve(args) => xo_cli::serve::run(&args, &mut out)?,
+        Command::Book(args) => xo_cli::book::run(&args, &mut out)?,
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -20,6 +20,9 @@ pub struct ServeArgs {
     /// from; may be repeated.
     #[arg(long, value_name = "DIR")]
     pub db: Vec<PathBuf>,
+    /// An opening book made by `xo book` (gravity games); may be repeated.
+    #[arg(long, value_name = "FILE")]
+    pub book: Vec<PathBuf>,
     /// The most memory the loaded databases may take, in MiB.
     #[arg(long, value_name = "MIB", default_value_t = 4096)]
     pub db_memory_mib: u64,
@@ -76,6 +79,11 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
         let db = Database::load(dir, left).with_context(|| format!("--db {}", dir.display()))?;
         left = left.saturating_sub(db.positions().saturating_mul(2));
         config.databases.push(Arc::new(db));
+    }
+    for path in &args.book {
+        config
+            .books
+            .push(crate::book::load(path).with_context(|| format!("--book {}", path.display()))?);
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -293,3 +293,50 @@ fn larger_boards_agree_with_the_general_negamax() {
     against_general("connect:3,20,4", 36, 40);
     against_general("connect:16,3,4", 30, 40);
 }
+
+/// With an opening book, every answer is the same as without: the score, the value and every
+/// move's score of random positions inside and beyond the book's depth (plain minimax checks
+/// those with at most 9 empty cells).
+#[test]
+fn an_opening_book_changes_no_answer() {
+    use std::sync::Arc;
+    use xo_core::solve::book::Book;
+    let meter = Meter::default();
+    for (game, depth) in [("connect:4,4,3", 6), ("connect:5,4,4", 6), ("connect:4,5,4", 5)] {
+        let rules = parse_game(game).unwrap();
+        let board = GravityBoard::from_rules(&rules).unwrap();
+        let book = Arc::new(Book::build(&board, depth, 1 << 18, &meter).unwrap());
+        let mut plain = GravitySolver::new(&board, 1 << 16);
+        let mut with_book = GravitySolver::new(&board, 1 << 16);
+        with_book.set_book(book.clone());
+        let mut rng = StdRng::seed_from_u64(0xB00C);
+        for _ in 0..150 {
+            let stones = rng.random_range(0..=rules.cells() as u32);
+            let pos = random_position(&rules, &mut rng, stones);
+            let g = board.from_position(&pos).unwrap();
+            let text = pos.to_text(&rules);
+            let want = plain.score(&g, &meter).unwrap();
+            assert_eq!(with_book.score(&g, &meter).unwrap(), want, "{game} {text}");
+            if rules.cells() as u32 - pos.plies() <= 9 {
+                let plain_minimax = plain_score(&rules, &pos);
+                assert_eq!(to_scored(&board, g.plies(), want), plain_minimax, "{game} {text}");
+            }
+            assert_eq!(with_book.value(&g, &meter).unwrap(), plain.value(&g, &meter).unwrap());
+            assert_eq!(
+                with_book.move_scores(&g, &meter).unwrap(),
+                plain.move_scores(&g, &meter).unwrap(),
+                "{game} {text}: moves"
+            );
+        }
+        // A book of another board is not used.
+        let other = Arc::new(
+            Book::build(&GravityBoard::new(4, 4, 4).unwrap(), 2, 1 << 16, &meter).unwrap(),
+        );
+        let mut solver = GravitySolver::new(&board, 1 << 16);
+        solver.set_book(other);
+        assert_eq!(
+            solver.score(&board.start(), &meter).unwrap(),
+            plain.score(&board.start(), &meter).unwrap()
+        );
+    }
+}

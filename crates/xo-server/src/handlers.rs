@@ -163,7 +163,13 @@ async fn read_query(
         return Err(ApiError::bad_request("missing parameter 'position' of /api/check"));
     }
     let game = Game::parse_for(name, position).map_err(bad)?;
-    let query = Query::new(game, position, question).map_err(bad)?;
+    let mut query = Query::new(game, position, question).map_err(bad)?;
+    if let Some(rules) = query.rules().filter(|r| r.gravity) {
+        let shape = (rules.width, rules.height, rules.pattern_len());
+        if let Some(book) = state.config.books.iter().find(|b| b.game() == shape) {
+            query = query.with_book(book.clone());
+        }
+    }
     Ok((query, Meter::new(budget)))
 }
 

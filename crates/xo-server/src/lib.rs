@@ -54,6 +54,8 @@ pub struct Config {
     pub max_body: usize,
     /// Strong databases answering the games they hold.
     pub databases: Vec<Arc<Database>>,
+    /// Opening books for the gravity games they are of.
+    pub books: Vec<Arc<xo_core::solve::book::Book>>,
     /// The most bytes of answers kept for repeated questions (0: keep none).
     pub cache_bytes: usize,
     /// The time a connection has to send a request's headers (idle keep-alive connections
@@ -76,6 +78,7 @@ impl Default for Config {
             max_uri: 16 << 10,
             max_body: 1 << 20,
             databases: Vec::new(),
+            books: Vec::new(),
             cache_bytes: 64 << 20,
             header_timeout: Duration::from_secs(10),
             max_connections: 4096,

@@ -11,6 +11,7 @@ use xo_core::rules::{parse_game, Position, Rules};
 pub struct Connect4ScoreAnswerer {
     rules: Rules,
     meter: Meter,
+    book: Option<std::sync::Arc<xo_core::solve::book::Book>>,
 }
 
 impl Default for Connect4ScoreAnswerer {
@@ -27,7 +28,17 @@ impl Connect4ScoreAnswerer {
 
     /// An answerer whose whole run is bounded by `meter`.
     pub fn with_meter(meter: Meter) -> Self {
-        Connect4ScoreAnswerer { rules: parse_game("connect4").expect("built in"), meter }
+        Connect4ScoreAnswerer {
+            rules: parse_game("connect4").expect("built in"),
+            meter,
+            book: None,
+        }
+    }
+
+    /// The same answerer, consulting an opening book.
+    pub fn with_book(mut self, book: std::sync::Arc<xo_core::solve::book::Book>) -> Self {
+        self.book = Some(book);
+        self
     }
 }
 
@@ -41,8 +52,11 @@ impl Answerer for Connect4ScoreAnswerer {
         let pos = Position::from_columns(&self.rules, moves)
             .map_err(|e| format!("expected the columns (1-7) of a legal game: {e}"))?;
         let game = Game::Placement(self.rules.clone());
-        let query = Query::new(game, Some(&pos.to_text(&self.rules)), Question::Score)
+        let mut query = Query::new(game, Some(&pos.to_text(&self.rules)), Question::Score)
             .map_err(|e| e.to_string())?;
+        if let Some(book) = &self.book {
+            query = query.with_book(book.clone());
+        }
         let Answer::Solve(report) = answer(&query, &self.meter)? else {
             unreachable!("a score query is answered with a solve report")
         };

@@ -210,6 +210,7 @@ pub struct Query {
     subject: Subject,
     question: Question,
     engine: Engine,
+    book: Option<std::sync::Arc<crate::solve::book::Book>>,
 }
 
 impl Query {
@@ -248,6 +249,7 @@ impl Query {
                     question,
                     engine: Engine::HeapsGrundy,
                     game,
+                    book: None,
                 })
             }
             Game::Placement(rules) => {
@@ -261,9 +263,34 @@ impl Query {
                     Question::Reach => Subject::Unchecked(setup),
                     _ => Subject::Board(setup.validate(rules)?),
                 };
-                Ok(Query { game, subject, question, engine })
+                Ok(Query { game, subject, question, engine, book: None })
             }
         }
+    }
+
+    /// The same query, answered with an opening book where the engine takes one (the gravity
+    /// engine, when the book is of this board; otherwise it is ignored).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use xo_core::budget::Meter;
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::query::{answer, Answer, Query, Question};
+    /// use xo_core::solve::book::Book;
+    /// let board = GravityBoard::new(5, 4, 4).unwrap();
+    /// let book = Arc::new(Book::build(&board, 3, 1 << 20, &Meter::default()).unwrap());
+    /// let q = Query::parse("connect:5,4,4", None, Question::Score).unwrap().with_book(book);
+    /// let Answer::Solve(r) = answer(&q, &Meter::default()).unwrap() else { panic!() };
+    /// assert_eq!(r.value, Some(xo_core::Value::Draw));
+    /// ```
+    pub fn with_book(mut self, book: std::sync::Arc<crate::solve::book::Book>) -> Query {
+        self.book = Some(book);
+        self
+    }
+
+    /// The opening book given with [`Query::with_book`].
+    pub fn book(&self) -> Option<&std::sync::Arc<crate::solve::book::Book>> {
+        self.book.as_ref()
     }
 
     /// The game.

@@ -31,7 +31,7 @@ pub(super) fn solve(query: &Query, meter: &Meter) -> Result<SolveReport, Stopped
             negamax(rules, pos, asked, meter, &mut report)?
         }
         (Engine::Gravity, Subject::Board(pos), Some(rules)) => {
-            gravity(rules, pos, asked, meter, &mut report)?
+            gravity(rules, pos, asked, query.book(), meter, &mut report)?
         }
         (Engine::LolComponents, Subject::Board(pos), Some(rules)) => {
             lol_components(rules, pos, asked, meter, &mut report)?
@@ -174,6 +174,7 @@ fn gravity(
     rules: &Rules,
     pos: &Position,
     asked: Asked,
+    book: Option<&std::sync::Arc<crate::solve::book::Book>>,
     meter: &Meter,
     report: &mut SolveReport,
 ) -> Result<(), Stopped> {
@@ -186,6 +187,9 @@ fn gravity(
         GravitySolver::suggested_table_bytes(&board, pos.plies(), meter.budget().memory_bytes);
     meter.reserve(bytes as u64)?;
     let mut solver = GravitySolver::new(&board, bytes);
+    if let Some(book) = book {
+        solver.set_book(book.clone());
+    }
     if value_only {
         report.value = Some(solver.value(&bits, meter)?);
         return Ok(());

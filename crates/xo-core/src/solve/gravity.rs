@@ -95,7 +95,7 @@ pub fn to_scored(board: &GravityBoard, plies: u32, score: i32) -> Scored {
 }
 
 /// The score of a game won at ply `p`, for the winner.
-fn win_at(n: i32, p: i32) -> i32 {
+pub(crate) fn win_at(n: i32, p: i32) -> i32 {
     (n + 2 - p) / 2
 }
 
@@ -239,6 +239,10 @@ pub struct GravitySolver {
     etc_below: u32,
     nodes: u64,
     ticker: Ticker,
+    /// An opening book: exact scores of the first moves' positions.
+    book: Option<std::sync::Arc<crate::solve::book::Book>>,
+    /// Stones up to which the book is consulted (none without a book).
+    book_depth: Option<u32>,
 }
 
 impl GravitySolver {
@@ -279,6 +283,39 @@ impl GravitySolver {
             nodes: 0,
             ticker: Ticker::default(),
             etc_below: ETC_BELOW,
+            book: None,
+            book_depth: None,
+        }
+    }
+
+    /// Consults `book` (when it is of this board) for the positions it holds.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use xo_core::budget::Meter;
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::solve::book::Book;
+    /// use xo_core::solve::gravity::GravitySolver;
+    /// let b = GravityBoard::new(5, 4, 4).unwrap();
+    /// let book = Arc::new(Book::build(&b, 4, 1 << 20, &Meter::default()).unwrap());
+    /// let mut solver = GravitySolver::new(&b, 1 << 20);
+    /// solver.set_book(book);
+    /// assert_eq!(solver.score(&b.start(), &Meter::default()), Ok(0));
+    /// assert_eq!(solver.nodes(), 0); // read from the book
+    /// ```
+    pub fn set_book(&mut self, book: std::sync::Arc<crate::solve::book::Book>) {
+        if book.fits(&self.board) {
+            self.book_depth = Some(book.depth());
+            self.book = Some(book);
+        }
+    }
+
+    /// The book's score of `pos`, if it has one.
+    #[inline]
+    fn book_score(&self, pos: &GravityPosition) -> Option<i32> {
+        match (&self.book, self.book_depth) {
+            (Some(book), Some(depth)) if pos.moves <= depth => book.get(&self.board, pos),
+            _ => None,
         }
     }
 
@@ -534,6 +571,9 @@ impl GravitySolver {
         if self.board.can_win_next(pos) {
             return win_at(n, m + 1).clamp(lo, hi);
         }
+        if let Some(score) = self.book_score(pos) {
+            return score.clamp(lo, hi);
+        }
         let mut min = (-win_at(n, m + 2)).max(lo);
         let mut max = self.max_at[m as usize].min(hi);
         while min < max {
@@ -603,6 +643,10 @@ impl GravitySolver {
         if m >= n - 2 {
             // Neither side can win any more.
             return 0;
+        }
+        if let Some(score) = self.book_score(pos) {
+            // Exact: inside the window or a bound on the right side of it.
+            return score;
         }
         let min = self.min_at[m as usize];
         if alpha < min {

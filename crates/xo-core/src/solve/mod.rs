@@ -1,5 +1,6 @@
 //! The engines: each takes a validated position and returns a plain result value.
 
+pub mod book;
 pub mod count;
 pub mod enumerate;
 pub mod gravity;

@@ -1,0 +1,65 @@
+//! `xo book` and `--book`: a book is built, written and checked; solving with it gives the same
+//! JSON as without; damaged or foreign books are refused (exit 2).
+
+use std::process::{Command, Output};
+
+fn xo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xo")).args(args).output().expect("xo runs")
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+#[test]
+fn a_book_is_built_and_changes_no_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("c544.book");
+    let book = book.to_str().unwrap();
+    let made = stdout(&xo(&["book", "connect:5,4,4", "--depth", "6", "--out", book]));
+    assert!(
+        made.contains("positions to depth 6") && made.contains("empty board score 0"),
+        "{made}"
+    );
+    for moves in ["", "3", "33", "3324", "332415", "33241551", "3324155122"] {
+        let mut plain = vec!["solve", "connect:5,4,4", "--json"];
+        if !moves.is_empty() {
+            plain.extend(["--moves", moves]);
+        }
+        let mut booked = plain.clone();
+        booked.extend(["--book", book]);
+        assert_eq!(stdout(&xo(&booked)), stdout(&xo(&plain)), "{moves}");
+    }
+    // The book of another board is ignored, not misused.
+    let a = stdout(&xo(&["solve", "connect:4,5,4", "--json", "--book", book]));
+    assert_eq!(a, stdout(&xo(&["solve", "connect:4,5,4", "--json"])));
+}
+
+#[test]
+fn bad_books_and_bad_requests_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("b.book");
+    let p = path.to_str().unwrap();
+    stdout(&xo(&["book", "connect:4,4,3", "--depth", "3", "--out", p]));
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[40] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["solve", "connect:4,4,3", "--book", p], "damaged"),
+        (&["solve", "connect:4,4,3", "--book", "Cargo.toml"], "not an xo opening book"),
+        (&["solve", "connect:4,4,3", "--book", "/nonexistent.book"], "cannot read"),
+        (&["book", "tictactoe", "--depth", "2"], "gravity"),
+        (&["book", "connect4", "--depth", "64"], "--depth"),
+    ];
+    for (args, words) in cases {
+        let out = xo(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(words), "{args:?}: {err}");
+    }
+    // Over budget: exit 3 naming the flag.
+    let out = xo(&["book", "connect4", "--depth", "8", "--max-nodes", "1000", "--out", p]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--max-nodes"));
+}
