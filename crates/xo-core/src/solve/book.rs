@@ -131,6 +131,25 @@ impl Book {
         })
     }
 
+    /// The number of distinct positions (mirror images merged) after 0, 1, ..., `depth` moves:
+    /// what a book of that depth holds, level by level (its cost is the last level's searches).
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::solve::book::Book;
+    /// let c4 = GravityBoard::new(7, 6, 4).unwrap();
+    /// // 49 two-stone positions, 1 its own mirror image: (49 + 1) / 2 = 25.
+    /// assert_eq!(Book::level_sizes(&c4, 2, &Meter::default()).unwrap(), vec![1, 4, 25]);
+    /// ```
+    pub fn level_sizes(
+        board: &GravityBoard,
+        depth: u32,
+        meter: &Meter,
+    ) -> Result<Vec<usize>, Stopped> {
+        Ok(levels(board, depth, meter)?.iter().map(Vec::len).collect())
+    }
+
     /// The exact score of `pos` (a position of `board`), if the book holds it.
     #[inline]
     pub fn get(&self, board: &GravityBoard, pos: &GravityPosition) -> Option<i32> {
