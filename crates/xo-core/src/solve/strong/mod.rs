@@ -16,10 +16,11 @@ pub mod format;
 
 use crate::budget::{Meter, Stopped};
 use crate::game::Game;
-use crate::games::board::{Board, BoardPosition};
+use crate::games::board::{Board, BoardMove, BoardPosition};
 use crate::solve::enumerate::DepthRanks;
 use crate::value::{Scored, Value};
 use rayon::prelude::*;
+use std::ops::Range;
 
 /// A position's value and remoteness in two bytes: the value in the top two bits (1 loss,
 /// 2 draw, 3 win; 0 for no record), the remoteness in the low 14.
@@ -106,6 +107,43 @@ fn best(children: impl Iterator<Item = Scored>) -> Option<Scored> {
         .max_by_key(|s| crate::solve::minimax::preference(*s))
 }
 
+/// The one per-position step of every tiered solve, single-process or distributed: the record of
+/// position `index` of `tier` when the game is over there, else `None` with the ranks of its
+/// children in the next tier (`next`) appended to `children` (in move order; `moves` is scratch).
+///
+/// Panics if the position has moves but `next` is `None` (only the full board's tier has no next
+/// tier, and every position there is over).
+#[inline]
+pub fn expand_position(
+    board: &Board,
+    tier: &Tier,
+    index: u64,
+    next: Option<&Tier>,
+    moves: &mut Vec<BoardMove>,
+    children: &mut Vec<u64>,
+) -> Option<Record> {
+    let pos = tier.unrank(index);
+    if let Some(value) = board.outcome(&pos) {
+        return Some(Record::new(Scored { value, remoteness: 0 }));
+    }
+    let next = next.expect("a tier with moves has a next tier");
+    moves.clear();
+    board.moves(&pos, moves);
+    children.extend(moves.iter().map(|&mv| next.rank(&board.play(&pos, mv))));
+    None
+}
+
+/// The record of a position whose game goes on, from its children's records.
+///
+/// Panics if a child has no record (every position of the next tier is solved before this one)
+/// or there is no child.
+#[inline]
+pub fn best_record(children: impl Iterator<Item = Record>) -> Record {
+    let best =
+        best(children.map(|r| r.scored().expect("every position of the next tier is solved")));
+    Record::new(best.expect("an unfinished position has a move"))
+}
+
 /// Solves tier `tier` given the records of the next tier (`next`, indexed by its ranking;
 /// `None` for the full board's tier, which has no moves). Runs on every core; ticks `meter`
 /// once per position.
@@ -118,30 +156,147 @@ pub fn solve_tier(
     let size = usize::try_from(tier.len()).map_err(|_| meter.halt(crate::budget::Limit::Memory))?;
     let chunk = 1 << 12;
     let mut records = vec![Record(0); size];
+    let next_tier = next.map(|(t, _)| t);
+    let next_records = next.map_or(&[][..], |(_, r)| r);
     records.par_chunks_mut(chunk).enumerate().try_for_each(|(c, out)| {
         meter.tick(out.len() as u64)?;
-        let mut moves = Vec::with_capacity(64);
+        let (mut moves, mut children) = (Vec::with_capacity(64), Vec::with_capacity(64));
         for (i, slot) in out.iter_mut().enumerate() {
-            let pos = tier.unrank((c * chunk + i) as u64);
-            let scored = match board.outcome(&pos) {
-                Some(value) => Scored { value, remoteness: 0 },
-                None => {
-                    let (next_tier, next_records) =
-                        next.expect("a tier with moves has a next tier");
-                    moves.clear();
-                    board.moves(&pos, &mut moves);
-                    let children = moves.iter().map(|&mv| {
-                        let child = board.play(&pos, mv);
-                        next_records[next_tier.rank(&child) as usize]
-                            .scored()
-                            .expect("every position of the next tier is solved")
-                    });
-                    best(children).expect("an unfinished position has a move")
-                }
-            };
-            *slot = Record::new(scored);
+            children.clear();
+            let index = (c * chunk + i) as u64;
+            *slot = expand_position(board, tier, index, next_tier, &mut moves, &mut children)
+                .unwrap_or_else(|| best_record(children.iter().map(|&k| next_records[k as usize])));
         }
         Ok(())
     })?;
     Ok(records)
+}
+
+/// Splits `len` positions into `parts` contiguous ranges of nearly equal size (part `i` starts at
+/// `len * i / parts`), in order; part `i` is the share of rank `i` in a distributed solve.
+///
+/// ```
+/// use xo_core::solve::strong::{owner, partition};
+/// assert_eq!(partition(10, 3), vec![0..3, 3..6, 6..10]);
+/// assert_eq!((0..10).map(|i| owner(10, 3, i)).collect::<Vec<_>>(), [0, 0, 0, 1, 1, 1, 2, 2, 2, 2]);
+/// ```
+pub fn partition(len: u64, parts: usize) -> Vec<Range<u64>> {
+    let parts = parts.max(1) as u128;
+    let start = |i: u128| (u128::from(len) * i / parts) as u64;
+    (0..parts).map(|i| start(i)..start(i + 1)).collect()
+}
+
+/// The part of [`partition`]`(len, parts)` holding `index` (`index < len`).
+pub fn owner(len: u64, parts: usize, index: u64) -> usize {
+    // The largest i with len * i / parts <= index, i.e. len * i < (index + 1) * parts.
+    let parts = parts.max(1) as u128;
+    (((u128::from(index) + 1) * parts - 1) / u128::from(len.max(1))).min(parts - 1) as usize
+}
+
+/// A range of a tier expanded for a distributed solve: every position's record where its game is
+/// over, else the ranks of its children in the next tier, so the children's records can be
+/// fetched (in batches, from whoever holds them) before the range is finished by
+/// [`Expansion::finish`].
+#[derive(Debug, Clone, Default)]
+pub struct Expansion {
+    /// Per position of the range: its record when the game is over there, else `Record(0)`.
+    pub over: Vec<Record>,
+    /// Per position: the end of its children in `children` (they start where the previous
+    /// position's end).
+    pub ends: Vec<u64>,
+    /// The children's ranks in the next tier, position after position, in move order.
+    pub children: Vec<u64>,
+}
+
+impl Expansion {
+    /// Expands positions `range` of `tier` (children ranked in `next`), on every core.
+    pub fn of(board: &Board, tier: &Tier, range: Range<u64>, next: Option<&Tier>) -> Expansion {
+        const PIECE: u64 = 1 << 12;
+        let pieces: Vec<Range<u64>> = (range.start..range.end)
+            .step_by(PIECE as usize)
+            .map(|s| s..(s + PIECE).min(range.end))
+            .collect();
+        let parts: Vec<Expansion> = pieces
+            .into_par_iter()
+            .map(|piece| {
+                let mut e = Expansion::default();
+                let mut moves = Vec::with_capacity(64);
+                for index in piece {
+                    let over =
+                        expand_position(board, tier, index, next, &mut moves, &mut e.children);
+                    e.over.push(over.unwrap_or_default());
+                    e.ends.push(e.children.len() as u64);
+                }
+                e
+            })
+            .collect();
+        let mut all = Expansion::default();
+        for p in parts {
+            let base = all.children.len() as u64;
+            all.over.extend_from_slice(&p.over);
+            all.ends.extend(p.ends.iter().map(|&e| e + base));
+            all.children.extend_from_slice(&p.children);
+        }
+        all
+    }
+
+    /// Positions in the range.
+    pub fn len(&self) -> usize {
+        self.over.len()
+    }
+
+    /// Whether the range is empty.
+    pub fn is_empty(&self) -> bool {
+        self.over.is_empty()
+    }
+
+    /// The distinct children outside `held` (the next tier's ranks this process holds), sorted:
+    /// the records to fetch from other processes.
+    pub fn wanted(&self, held: &Range<u64>) -> Vec<u64> {
+        let mut want: Vec<u64> =
+            self.children.par_iter().copied().filter(|k| !held.contains(k)).collect();
+        want.par_sort_unstable();
+        want.dedup();
+        want
+    }
+
+    /// The records of the range, from the children's records: `held` (the records of the next
+    /// tier's ranks `held_range`) and `fetched` (the records of `wanted`, in its order). Runs on
+    /// every core; ticks `meter` once per position.
+    ///
+    /// Panics if a child is neither held nor wanted (`wanted` must be this expansion's
+    /// [`Expansion::wanted`] for `held_range`).
+    pub fn finish(
+        &self,
+        held_range: &Range<u64>,
+        held: &[Record],
+        wanted: &[u64],
+        fetched: &[Record],
+        meter: &Meter,
+    ) -> Result<Vec<Record>, Stopped> {
+        const PIECE: usize = 1 << 12;
+        let lookup = |k: u64| {
+            if held_range.contains(&k) {
+                held[(k - held_range.start) as usize]
+            } else {
+                fetched[wanted.binary_search(&k).expect("every child is held or fetched")]
+            }
+        };
+        let mut out = vec![Record(0); self.len()];
+        out.par_chunks_mut(PIECE).enumerate().try_for_each(|(c, piece)| {
+            meter.tick(piece.len() as u64)?;
+            for (i, slot) in piece.iter_mut().enumerate() {
+                let p = c * PIECE + i;
+                let start = if p == 0 { 0 } else { self.ends[p - 1] as usize };
+                *slot = match self.over[p] {
+                    Record(0) => best_record(
+                        self.children[start..self.ends[p] as usize].iter().map(|&k| lookup(k)),
+                    ),
+                    over => over,
+                };
+            }
+            Ok(())
+        })?;
+        Ok(out)
+    }
 }
