@@ -112,10 +112,12 @@ fn split_tiers_solve_to_the_same_records() {
                     .as_deref()
                     .map_or(&[][..], |n| &n[held_range.start as usize..held_range.end as usize]);
                 let mut s = share.start;
+                let (mut x, mut wanted) = (Expansion::default(), Vec::new());
                 while s < share.end {
                     let e = (s + chunk).min(share.end);
-                    let x = Expansion::of(&board, tier, s..e, prev);
-                    let wanted = x.wanted(&held_range);
+                    x.expand(&board, tier, s..e, prev);
+                    let reads = x.wanted(&held_range, &mut wanted);
+                    assert!(reads >= wanted.len() as u64);
                     assert!(wanted.windows(2).all(|w| w[0] < w[1]));
                     let fetched: Vec<Record> = wanted
                         .iter()
@@ -130,7 +132,9 @@ fn split_tiers_solve_to_the_same_records() {
                             next.as_ref().unwrap()[k as usize]
                         })
                         .collect();
-                    got.extend(x.finish(&held_range, held, &wanted, &fetched, &meter).unwrap());
+                    let mut out = vec![Record(0); x.len()];
+                    x.finish((&held_range, held), (&wanted, &fetched), &mut out, &meter).unwrap();
+                    got.extend(out);
                     s = e;
                 }
             }

@@ -193,51 +193,61 @@ pub fn owner(len: u64, parts: usize, index: u64) -> usize {
     (((u128::from(index) + 1) * parts - 1) / u128::from(len.max(1))).min(parts - 1) as usize
 }
 
+/// The most moves a position of tier `tier` of `board` can have: its empty cells times the marks
+/// a mover may choose from (under gravity too: a tier holds unreachable arrangements with marks
+/// in the air, where more than one cell of a column is playable).
+pub fn most_moves(board: &Board, tier: &Tier) -> usize {
+    let rules = board.rules();
+    let choices = match rules.marks {
+        crate::rules::Marks::Shared(ref letters) => letters.len().min(2),
+        _ => 1,
+    };
+    board.cells().saturating_sub(tier.marks as usize) * choices
+}
+
 /// A range of a tier expanded for a distributed solve: every position's record where its game is
-/// over, else the ranks of its children in the next tier, so the children's records can be
+/// over, else the ranks of its children in the next tier, so that the children's records can be
 /// fetched (in batches, from whoever holds them) before the range is finished by
-/// [`Expansion::finish`].
+/// [`Expansion::finish`]. The buffers are kept from range to range (no allocation, no page
+/// faults once they have grown): each position has `stride` slots for its children.
 #[derive(Debug, Clone, Default)]
 pub struct Expansion {
+    /// Child slots per position ([`most_moves`] of the tier).
+    pub stride: usize,
     /// Per position of the range: its record when the game is over there, else `Record(0)`.
     pub over: Vec<Record>,
-    /// Per position: the end of its children in `children` (they start where the previous
-    /// position's end).
-    pub ends: Vec<u64>,
-    /// The children's ranks in the next tier, position after position, in move order.
+    /// Per position: its children's ranks in the next tier, in move order, then `u64::MAX` in
+    /// the slots left over.
     pub children: Vec<u64>,
 }
 
 impl Expansion {
-    /// Expands positions `range` of `tier` (children ranked in `next`), on every core.
-    pub fn of(board: &Board, tier: &Tier, range: Range<u64>, next: Option<&Tier>) -> Expansion {
-        const PIECE: u64 = 1 << 12;
-        let pieces: Vec<Range<u64>> = (range.start..range.end)
-            .step_by(PIECE as usize)
-            .map(|s| s..(s + PIECE).min(range.end))
-            .collect();
-        let parts: Vec<Expansion> = pieces
-            .into_par_iter()
-            .map(|piece| {
-                let mut e = Expansion::default();
-                let mut moves = Vec::with_capacity(64);
-                for index in piece {
-                    let over =
-                        expand_position(board, tier, index, next, &mut moves, &mut e.children);
-                    e.over.push(over.unwrap_or_default());
-                    e.ends.push(e.children.len() as u64);
+    /// Expands positions `range` of `tier` (children ranked in `next`) into this expansion's
+    /// buffers, on every core.
+    pub fn expand(&mut self, board: &Board, tier: &Tier, range: Range<u64>, next: Option<&Tier>) {
+        const PIECE: usize = 1 << 10;
+        let stride = most_moves(board, tier).max(1);
+        let n = (range.end - range.start) as usize;
+        self.stride = stride;
+        self.over.clear();
+        self.over.resize(n, Record(0));
+        self.children.clear();
+        self.children.resize(n * stride, u64::MAX);
+        self.over
+            .par_chunks_mut(PIECE)
+            .zip(self.children.par_chunks_mut(PIECE * stride))
+            .enumerate()
+            .for_each(|(c, (over, slots))| {
+                let (mut moves, mut kids) = (Vec::with_capacity(64), Vec::with_capacity(64));
+                for (i, (o, slot)) in over.iter_mut().zip(slots.chunks_mut(stride)).enumerate() {
+                    kids.clear();
+                    let index = range.start + (c * PIECE + i) as u64;
+                    match expand_position(board, tier, index, next, &mut moves, &mut kids) {
+                        Some(record) => *o = record,
+                        None => slot[..kids.len()].copy_from_slice(&kids),
+                    }
                 }
-                e
-            })
-            .collect();
-        let mut all = Expansion::default();
-        for p in parts {
-            let base = all.children.len() as u64;
-            all.over.extend_from_slice(&p.over);
-            all.ends.extend(p.ends.iter().map(|&e| e + base));
-            all.children.extend_from_slice(&p.children);
-        }
-        all
+            });
     }
 
     /// Positions in the range.
@@ -250,31 +260,34 @@ impl Expansion {
         self.over.is_empty()
     }
 
-    /// The distinct children outside `held` (the next tier's ranks this process holds), sorted:
-    /// the records to fetch from other processes.
-    pub fn wanted(&self, held: &Range<u64>) -> Vec<u64> {
-        let mut want: Vec<u64> =
-            self.children.par_iter().copied().filter(|k| !held.contains(k)).collect();
-        want.par_sort_unstable();
-        want.dedup();
-        want
+    /// The distinct children outside `held` (the next tier's ranks this process holds), sorted,
+    /// into `wanted`: the records to fetch from other processes. Returns the children read (with
+    /// repeats).
+    pub fn wanted(&self, held: &Range<u64>, wanted: &mut Vec<u64>) -> u64 {
+        wanted.clear();
+        wanted.par_extend(
+            self.children.par_iter().copied().filter(|&k| k != u64::MAX && !held.contains(&k)),
+        );
+        wanted.par_sort_unstable();
+        wanted.dedup();
+        self.children.par_iter().filter(|&&k| k != u64::MAX).count() as u64
     }
 
-    /// The records of the range, from the children's records: `held` (the records of the next
-    /// tier's ranks `held_range`) and `fetched` (the records of `wanted`, in its order). Runs on
-    /// every core; ticks `meter` once per position.
+    /// The records of the range into `out` (one per position), from the children's records:
+    /// `held` (the records of the next tier's ranks `held_range`) and `fetched` (the records of
+    /// `wanted`, in its order). Runs on every core; ticks `meter` once per position.
     ///
     /// Panics if a child is neither held nor wanted (`wanted` must be this expansion's
-    /// [`Expansion::wanted`] for `held_range`).
+    /// [`Expansion::wanted`] for `held_range`), or `out` is not as long as the range.
     pub fn finish(
         &self,
-        held_range: &Range<u64>,
-        held: &[Record],
-        wanted: &[u64],
-        fetched: &[Record],
+        (held_range, held): (&Range<u64>, &[Record]),
+        (wanted, fetched): (&[u64], &[Record]),
+        out: &mut [Record],
         meter: &Meter,
-    ) -> Result<Vec<Record>, Stopped> {
+    ) -> Result<(), Stopped> {
         const PIECE: usize = 1 << 12;
+        assert_eq!(out.len(), self.len(), "one record per position");
         let lookup = |k: u64| {
             if held_range.contains(&k) {
                 held[(k - held_range.start) as usize]
@@ -282,21 +295,23 @@ impl Expansion {
                 fetched[wanted.binary_search(&k).expect("every child is held or fetched")]
             }
         };
-        let mut out = vec![Record(0); self.len()];
+        let stride = self.stride;
         out.par_chunks_mut(PIECE).enumerate().try_for_each(|(c, piece)| {
             meter.tick(piece.len() as u64)?;
             for (i, slot) in piece.iter_mut().enumerate() {
                 let p = c * PIECE + i;
-                let start = if p == 0 { 0 } else { self.ends[p - 1] as usize };
                 *slot = match self.over[p] {
                     Record(0) => best_record(
-                        self.children[start..self.ends[p] as usize].iter().map(|&k| lookup(k)),
+                        self.children[p * stride..(p + 1) * stride]
+                            .iter()
+                            .take_while(|&&k| k != u64::MAX)
+                            .map(|&k| lookup(k)),
                     ),
                     over => over,
                 };
             }
             Ok(())
         })?;
-        Ok(out)
+        Ok(())
     }
 }
