@@ -288,11 +288,12 @@ impl Expansion {
     ) -> Result<(), Stopped> {
         const PIECE: usize = 1 << 12;
         assert_eq!(out.len(), self.len(), "one record per position");
+        let index = SortedIndex::new(wanted);
         let lookup = |k: u64| {
             if held_range.contains(&k) {
                 held[(k - held_range.start) as usize]
             } else {
-                fetched[wanted.binary_search(&k).expect("every child is held or fetched")]
+                fetched[index.find(wanted, k).expect("every child is held or fetched")]
             }
         };
         let stride = self.stride;
@@ -313,5 +314,73 @@ impl Expansion {
             Ok(())
         })?;
         Ok(())
+    }
+}
+
+/// Finds keys in a sorted list in about one step: the list's span is cut into buckets of
+/// `2^shift` keys, at most about as many buckets as keys, each remembering where its keys start
+/// (a binary search over millions of fetched children's ranks would take some twenty dependent
+/// reads a lookup).
+struct SortedIndex {
+    low: u64,
+    shift: u32,
+    starts: Vec<u32>,
+}
+
+impl SortedIndex {
+    /// The index of `keys` (sorted, distinct, fewer than 2^32).
+    fn new(keys: &[u64]) -> SortedIndex {
+        let (Some(&low), Some(&high)) = (keys.first(), keys.last()) else {
+            return SortedIndex { low: 0, shift: 0, starts: vec![0, 0] };
+        };
+        let mut shift = 0;
+        while (high - low) >> shift >= keys.len() as u64 {
+            shift += 1;
+        }
+        let buckets = ((high - low) >> shift) as usize + 1;
+        let mut starts = vec![0u32; buckets + 1];
+        let mut at = 0usize;
+        for (b, start) in starts.iter_mut().enumerate() {
+            let from = low.saturating_add((b as u64) << shift);
+            while at < keys.len() && keys[at] < from && b < buckets {
+                at += 1;
+            }
+            *start = if b == buckets { keys.len() as u32 } else { at as u32 };
+        }
+        SortedIndex { low, shift, starts }
+    }
+
+    /// Where `key` is in `keys` (the list the index was made of), if it is there.
+    #[inline]
+    fn find(&self, keys: &[u64], key: u64) -> Option<usize> {
+        let b = (key.checked_sub(self.low)? >> self.shift) as usize;
+        let (&from, &to) = (self.starts.get(b)?, self.starts.get(b + 1)?);
+        let bucket = &keys[from as usize..to as usize];
+        bucket.iter().position(|&k| k == key).map(|i| from as usize + i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SortedIndex;
+
+    #[test]
+    fn the_sorted_index_finds_every_key_and_no_other() {
+        let lists: [&[u64]; 5] = [
+            &[],
+            &[7],
+            &[0, 1, 2, 3],
+            &[5, 9, 1000, 1001, 1 << 40, u64::MAX - 1],
+            &[3, 4, 90, 91, 92],
+        ];
+        for keys in lists {
+            let index = SortedIndex::new(keys);
+            for (i, &k) in keys.iter().enumerate() {
+                assert_eq!(index.find(keys, k), Some(i), "{keys:?} {k}");
+            }
+            for k in [0, 2, 6, 8, 10, 95, 999, 1 << 39, u64::MAX] {
+                assert_eq!(index.find(keys, k), keys.iter().position(|&x| x == k), "{keys:?} {k}");
+            }
+        }
     }
 }
