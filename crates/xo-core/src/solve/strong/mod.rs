@@ -99,17 +99,10 @@ pub fn tiers(board: &Board) -> Option<Vec<Tier>> {
     (0..=board.cells() as u32).map(|t| Tier::new(board, t)).collect()
 }
 
-/// The best of a position's children, from the mover's point of view: the quickest win, else a
-/// draw, else the slowest loss.
-fn best(children: impl Iterator<Item = Scored>) -> Option<Scored> {
-    children
-        .map(|c| Scored { value: -c.value, remoteness: c.remoteness + 1 })
-        .max_by_key(|s| crate::solve::minimax::preference(*s))
-}
-
 /// The one per-position step of every tiered solve, single-process or distributed: the record of
-/// position `index` of `tier` when the game is over there, else `None` with the ranks of its
-/// children in the next tier (`next`) appended to `children` (in move order; `moves` is scratch).
+/// position `index` of `tier` when the game is over there, else `None` after calling `child` with
+/// the rank in the next tier (`next`) of each of its children, in move order (`moves` is
+/// scratch).
 ///
 /// Panics if the position has moves but `next` is `None` (only the full board's tier has no next
 /// tier, and every position there is over).
@@ -120,7 +113,7 @@ pub fn expand_position(
     index: u64,
     next: Option<&Tier>,
     moves: &mut Vec<BoardMove>,
-    children: &mut Vec<u64>,
+    mut child: impl FnMut(u64),
 ) -> Option<Record> {
     let pos = tier.unrank(index);
     if let Some(value) = board.outcome(&pos) {
@@ -129,19 +122,40 @@ pub fn expand_position(
     let next = next.expect("a tier with moves has a next tier");
     moves.clear();
     board.moves(&pos, moves);
-    children.extend(moves.iter().map(|&mv| next.rank(&board.play(&pos, mv))));
+    for &mv in moves.iter() {
+        child(next.rank(&board.play(&pos, mv)));
+    }
     None
 }
 
-/// The record of a position whose game goes on, from its children's records.
-///
-/// Panics if a child has no record (every position of the next tier is solved before this one)
-/// or there is no child.
-#[inline]
-pub fn best_record(children: impl Iterator<Item = Record>) -> Record {
-    let best =
-        best(children.map(|r| r.scored().expect("every position of the next tier is solved")));
-    Record::new(best.expect("an unfinished position has a move"))
+/// The best of a position's children so far, from the mover's point of view: the quickest win,
+/// else a draw, else the slowest loss.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Best(Option<Scored>);
+
+impl Best {
+    /// Takes in a child's record.
+    ///
+    /// Panics if the child has no record (every position of the next tier is solved before this
+    /// one).
+    #[inline]
+    pub fn add(&mut self, child: Record) {
+        let c = child.scored().expect("every position of the next tier is solved");
+        let s = Scored { value: -c.value, remoteness: c.remoteness + 1 };
+        let better =
+            |b: Scored| crate::solve::minimax::preference(s) > crate::solve::minimax::preference(b);
+        if self.0.is_none_or(better) {
+            self.0 = Some(s);
+        }
+    }
+
+    /// The record of the position, from the children taken in.
+    ///
+    /// Panics if no child was taken in (an unfinished position has a move).
+    #[inline]
+    pub fn record(self) -> Record {
+        Record::new(self.0.expect("an unfinished position has a move"))
+    }
 }
 
 /// Solves tier `tier` given the records of the next tier (`next`, indexed by its ranking;
@@ -160,12 +174,14 @@ pub fn solve_tier(
     let next_records = next.map_or(&[][..], |(_, r)| r);
     records.par_chunks_mut(chunk).enumerate().try_for_each(|(c, out)| {
         meter.tick(out.len() as u64)?;
-        let (mut moves, mut children) = (Vec::with_capacity(64), Vec::with_capacity(64));
+        let mut moves = Vec::with_capacity(64);
         for (i, slot) in out.iter_mut().enumerate() {
-            children.clear();
             let index = (c * chunk + i) as u64;
-            *slot = expand_position(board, tier, index, next_tier, &mut moves, &mut children)
-                .unwrap_or_else(|| best_record(children.iter().map(|&k| next_records[k as usize])));
+            let mut best = Best::default();
+            *slot = expand_position(board, tier, index, next_tier, &mut moves, |k| {
+                best.add(next_records[k as usize])
+            })
+            .unwrap_or_else(|| best.record());
         }
         Ok(())
     })?;
@@ -238,13 +254,16 @@ impl Expansion {
             .zip(self.children.par_chunks_mut(PIECE * stride))
             .enumerate()
             .for_each(|(c, (over, slots))| {
-                let (mut moves, mut kids) = (Vec::with_capacity(64), Vec::with_capacity(64));
+                let mut moves = Vec::with_capacity(64);
                 for (i, (o, slot)) in over.iter_mut().zip(slots.chunks_mut(stride)).enumerate() {
-                    kids.clear();
                     let index = range.start + (c * PIECE + i) as u64;
-                    match expand_position(board, tier, index, next, &mut moves, &mut kids) {
-                        Some(record) => *o = record,
-                        None => slot[..kids.len()].copy_from_slice(&kids),
+                    let mut at = 0;
+                    let over = expand_position(board, tier, index, next, &mut moves, |k| {
+                        slot[at] = k;
+                        at += 1;
+                    });
+                    if let Some(record) = over {
+                        *o = record;
                     }
                 }
             });
@@ -302,12 +321,16 @@ impl Expansion {
             for (i, slot) in piece.iter_mut().enumerate() {
                 let p = c * PIECE + i;
                 *slot = match self.over[p] {
-                    Record(0) => best_record(
-                        self.children[p * stride..(p + 1) * stride]
+                    Record(0) => {
+                        let mut best = Best::default();
+                        for &k in self.children[p * stride..(p + 1) * stride]
                             .iter()
                             .take_while(|&&k| k != u64::MAX)
-                            .map(|&k| lookup(k)),
-                    ),
+                        {
+                            best.add(lookup(k));
+                        }
+                        best.record()
+                    }
                     over => over,
                 };
             }
