@@ -149,7 +149,16 @@ fn run(
         .map(|w| (w[0].len().div_ceil(ranks as u64)) + w[1].len().div_ceil(ranks as u64))
         .max()
         .unwrap_or(1);
-    let need = most.saturating_mul(2).saturating_add(2 * ROUND_BYTES);
+    // A round: its child slots, then as many again at most for the distinct ones to fetch.
+    let round = tiers
+        .iter()
+        .map(|t| {
+            let positions = t.len().div_ceil(ranks as u64).min(round_positions(&board, t));
+            positions * (8 * most_moves(&board, t) as u64 + 4)
+        })
+        .max()
+        .unwrap_or(0);
+    let need = most.saturating_mul(2).saturating_add(2 * round);
     meter.reserve(need).map_err(|s| {
         OverBudget::from(
             s.reaching(format!("a rank's two shares and one round need {} MiB", need >> 20)),

@@ -148,3 +148,21 @@ fn bad_input_fails_on_every_rank() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--strong solves placement games"));
     assert!(!db.exists());
 }
+
+/// A budget reached on the ranks stops every rank with the single-process message and exit 3,
+/// leaving only committed tiers; a memory budget too small for a rank's share is refused before
+/// anything is solved.
+#[test]
+fn budgets_stop_every_rank() {
+    let _one = ONE_JOB.lock().unwrap_or_else(|e| e.into_inner());
+    let db = temp("budget");
+    let args = ["solve", "mnk:4,4,4", "--strong", "--db", s(&db), "--distributed"];
+    let nodes = mpirun(2, &[], &[&args[..], &["--max-nodes", "3000000"]].concat());
+    assert_eq!(nodes.status.code(), Some(3), "{}", String::from_utf8_lossy(&nodes.stderr));
+    assert!(String::from_utf8_lossy(&nodes.stderr).contains("raise it with --max-nodes"));
+    assert!(files(&db).iter().all(|(n, _)| n.ends_with(".xot")), "parts or temporary files left");
+    let memory = mpirun(2, &[], &[&args[..], &["--memory-mib", "20"]].concat());
+    assert_eq!(memory.status.code(), Some(3), "{}", String::from_utf8_lossy(&memory.stderr));
+    assert!(String::from_utf8_lossy(&memory.stderr).contains("raise it with --memory-mib"));
+    let _ = std::fs::remove_dir_all(db);
+}
