@@ -3,9 +3,9 @@
 //! Every tier is split among the P ranks by index range ([`partition`]): rank `r` solves
 //! positions `partition(len, P)[r]` of each tier and holds the same share of the tier below it
 //! in the solve (the next tier, one mark more). A share is solved in rounds of at most
-//! [`round_positions`] positions, every rank taking part in every round (an empty chunk when its share is
-//! done): the rank expands its chunk (the children's ranks), keeps the distinct children it does
-//! not hold, and fetches their records from their owners in two all-to-all exchanges (the
+//! [`round_positions`] positions, every rank taking part in every round (an empty chunk when its
+//! share is done): the rank expands its chunk (the children's ranks), keeps the distinct children
+//! it does not hold, and fetches their records from their owners in two all-to-all exchanges (the
 //! requested indices, eight bytes each, then the records, two bytes each), so messages are
 //! batched per round and their volume is bounded by the child records the rank actually reads.
 //!
@@ -315,9 +315,9 @@ fn read_share(dir: &Path, rules: &Rules, t: u32, range: &Range<u64>) -> Result<V
     Ok(bytes.chunks_exact(2).map(|b| Record(u16::from_le_bytes([b[0], b[1]]))).collect())
 }
 
-/// Solves this rank's `share` of `tier` in rounds of [`round_positions`] positions, fetching the records of
-/// the children other ranks hold; every rank runs the same number of rounds. Over the budget on
-/// any rank, every rank stops with it.
+/// Solves this rank's `share` of `tier` in rounds of [`round_positions`] positions, fetching the
+/// records of the children other ranks hold; every rank runs the same number of rounds. Over the
+/// budget on any rank, every rank stops with it.
 #[allow(clippy::too_many_arguments)]
 fn solve_share(
     world: &SimpleCommunicator,

@@ -194,7 +194,8 @@ pub fn solve_tier(
 /// ```
 /// use xo_core::solve::strong::{owner, partition};
 /// assert_eq!(partition(10, 3), vec![0..3, 3..6, 6..10]);
-/// assert_eq!((0..10).map(|i| owner(10, 3, i)).collect::<Vec<_>>(), [0, 0, 0, 1, 1, 1, 2, 2, 2, 2]);
+/// let owners: Vec<usize> = (0..10).map(|i| owner(10, 3, i)).collect();
+/// assert_eq!(owners, [0, 0, 0, 1, 1, 1, 2, 2, 2, 2]);
 /// ```
 pub fn partition(len: u64, parts: usize) -> Vec<Range<u64>> {
     let parts = parts.max(1) as u128;
