@@ -6,6 +6,8 @@ pub mod ask;
 pub mod batch;
 pub mod book;
 pub mod budget;
+#[cfg(feature = "mpi")]
+pub mod distributed;
 pub mod game;
 pub mod grundy;
 pub mod play;

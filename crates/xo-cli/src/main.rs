@@ -74,6 +74,11 @@ enum Command {
         /// An opening book made by `xo book` (gravity games): its positions are not searched.
         #[arg(long, value_name = "FILE")]
         book: Option<std::path::PathBuf>,
+        /// Solve --strong over MPI, every tier split among the ranks (run under mpirun; needs an
+        /// xo built with --features mpi). The files are the single-process solve's, byte for
+        /// byte.
+        #[arg(long, requires = "strong")]
+        distributed: bool,
         #[command(flatten)]
         budget: BudgetArgs,
     },
@@ -264,6 +269,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
         book: None,
     };
     match cli.command {
+        Command::Solve { at, strong: true, db: Some(db), distributed: true, budget, .. } => {
+            #[cfg(feature = "mpi")]
+            xo_cli::distributed::solve(&at.game, &db, &budget, &mut out)?;
+            #[cfg(not(feature = "mpi"))]
+            {
+                let _ = (at, db, budget);
+                anyhow::bail!(
+                    "--distributed needs MPI, and this xo was built without it (cargo build --release --features mpi)"
+                );
+            }
+        }
         Command::Solve { at, strong: true, db: Some(db), budget, .. } => {
             xo_cli::strong::solve(&at.game, &db, &budget, &mut out)?;
         }

@@ -31,7 +31,7 @@ fn read_tier(dir: &Path, rules: Option<&Rules>, t: u32) -> Result<(Rules, Vec<Re
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file beside it, synced, then renamed.
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = path.with_extension("xot.tmp");
     let mut f =
         std::fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
@@ -42,8 +42,14 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// The `made by` string of every tier file this xo writes, single-process or distributed (the
+/// two make the same bytes).
+pub fn made_by() -> String {
+    format!("xo {} (tiered retrograde solve)", env!("CARGO_PKG_VERSION"))
+}
+
 /// Peak resident memory of this process, from /proc (0 where unknown).
-fn peak_memory_kib() -> u64 {
+pub fn peak_memory_kib() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
@@ -54,8 +60,9 @@ fn peak_memory_kib() -> u64 {
         .unwrap_or(0)
 }
 
-/// Strong-solves `game` into `dir`, tier by tier from the full board back, within `budget`.
-pub fn solve(game: &str, dir: &Path, budget: &BudgetArgs, out: &mut impl Write) -> Result<()> {
+/// The game `game` checked for a strong solve: its rules, board and tiers (bad input: an octal
+/// game, a board too large, tiers that cannot be numbered).
+pub fn prepare(game: &str) -> Result<(Rules, Board, Vec<Tier>)> {
     let Game::Placement(rules) = resolve_game(game, None)? else {
         bail!("--strong solves placement games; octal games have nim-sequences (xo grundy)");
     };
@@ -73,6 +80,12 @@ pub fn solve(game: &str, dir: &Path, budget: &BudgetArgs, out: &mut impl Write) 
             rules.name
         );
     };
+    Ok((rules, board, tiers))
+}
+
+/// Strong-solves `game` into `dir`, tier by tier from the full board back, within `budget`.
+pub fn solve(game: &str, dir: &Path, budget: &BudgetArgs, out: &mut impl Write) -> Result<()> {
+    let (rules, board, tiers) = prepare(game)?;
     let total: u64 = tiers.iter().map(Tier::len).sum();
     let (meter, bar) = progress(budget, total);
     // Two tiers in memory at once, two bytes a position.
@@ -85,7 +98,7 @@ pub fn solve(game: &str, dir: &Path, budget: &BudgetArgs, out: &mut impl Write) 
     })?;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let started = Instant::now();
-    let made_by = format!("xo {} (tiered retrograde solve)", env!("CARGO_PKG_VERSION"));
+    let made_by = made_by();
     let (mut positions, mut resumed) = (0u64, 0u32);
     let mut next: Option<(&Tier, Vec<Record>)> = None;
     for tier in tiers.iter().rev() {
@@ -181,7 +194,7 @@ pub fn query(dir: &Path, position: Option<&str>, question: Question) -> Result<(
 }
 
 /// The first 64 KiB of a file (enough for any header).
-fn read_head(path: &Path) -> Result<Vec<u8>> {
+pub fn read_head(path: &Path) -> Result<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::new();
     std::fs::File::open(path)

@@ -158,3 +158,16 @@ fn boards_beyond_any_budget_are_refused_before_anything_is_written() {
     let out = xo(&["solve", "kayles", "--strong", "--db", s(&db)]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Without the `mpi` feature, `--distributed` is refused with a message naming the missing build
+/// option (exit 2), and nothing is written.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn distributed_needs_an_mpi_build() {
+    let db = temp("no-mpi");
+    let out = xo(&["solve", "tictactoe", "--strong", "--db", s(&db), "--distributed"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("built without") && err.contains("--features mpi"), "{err}");
+    assert!(!db.exists());
+}

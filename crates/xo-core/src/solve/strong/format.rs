@@ -104,20 +104,46 @@ pub fn encode_tier(rules: &Rules, tier: u32, records: &[Record], made_by: &str) 
     for r in records {
         data.extend_from_slice(&r.0.to_le_bytes());
     }
+    let mut out = encode_head(rules, tier, records.len() as u64, crc32fast::hash(&data), made_by);
+    out.extend_from_slice(&data);
+    out
+}
+
+/// The bytes of a tier file before its records (magic, version, header), for `positions`
+/// records whose little-endian bytes have CRC-32 `records_crc`: a file is these bytes followed by
+/// the records, so a writer that streams the records (the distributed solve) makes the same bytes
+/// as [`encode_tier`].
+///
+/// ```
+/// use xo_core::rules::parse_game;
+/// use xo_core::solve::strong::format::{encode_head, encode_tier};
+/// use xo_core::solve::strong::Record;
+/// let ttt = parse_game("tictactoe").unwrap();
+/// let whole = encode_tier(&ttt, 9, &[Record(0x8009), Record(0x4000)], "test");
+/// let mut streamed = encode_head(&ttt, 9, 2, crc32fast::hash(&[9, 0x80, 0, 0x40]), "test");
+/// streamed.extend_from_slice(&[9, 0x80, 0, 0x40]);
+/// assert_eq!(streamed, whole);
+/// ```
+pub fn encode_head(
+    rules: &Rules,
+    tier: u32,
+    positions: u64,
+    records_crc: u32,
+    made_by: &str,
+) -> Vec<u8> {
     let mut header = Vec::new();
     put_str(&mut header, &rules.to_toml());
     put_str(&mut header, made_by);
     header.extend_from_slice(&tier.to_le_bytes());
-    header.extend_from_slice(&(records.len() as u64).to_le_bytes());
-    header.extend_from_slice(&crc32fast::hash(&data).to_le_bytes());
+    header.extend_from_slice(&positions.to_le_bytes());
+    header.extend_from_slice(&records_crc.to_le_bytes());
     let header_crc = crc32fast::hash(&header);
     header.extend_from_slice(&header_crc.to_le_bytes());
-    let mut out = Vec::with_capacity(16 + header.len() + data.len());
+    let mut out = Vec::with_capacity(16 + header.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&(header.len() as u32).to_le_bytes());
     out.extend_from_slice(&header);
-    out.extend_from_slice(&data);
     out
 }
 

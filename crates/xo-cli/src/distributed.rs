@@ -1,0 +1,632 @@
+//! The strong solve over MPI: `mpirun -np P xo solve GAME --strong --db DIR --distributed`.
+//!
+//! Every tier is split among the P ranks by index range ([`partition`]): rank `r` solves
+//! positions `partition(len, P)[r]` of each tier and holds the same share of the tier below it
+//! in the solve (the next tier, one mark more). A share is solved in rounds of at most
+//! [`round_positions`] positions, every rank taking part in every round (an empty chunk when its
+//! share is done): the rank expands its chunk (the children's ranks), keeps the distinct children
+//! it does not hold, and fetches their records from their owners in two all-to-all exchanges (the
+//! requested indices, eight bytes each, then the records, two bytes each), so messages are
+//! batched per round and their volume is bounded by the child records the rank actually reads.
+//!
+//! When a tier's share is solved, each rank writes it as a checksummed part file (a temporary
+//! file, then a rename); once every rank's part is written, rank 0 streams the parts into the
+//! same `tier-TT.xot` file the single-process solve writes (the records' CRC-32 combined from
+//! the parts' without a second pass), renames it into place and removes the parts. A tier is thus
+//! committed only when every part is complete: a killed job leaves no tier file for the tier it
+//! was solving, and a re-run (with any number of ranks) resumes below the last committed tier.
+//!
+//! Rank 0 reports progress on standard error (tier, share done across ranks, rate, bytes
+//! exchanged) and the summary on standard output. The directory must be visible to every rank
+//! (a shared file system on a cluster).
+
+use crate::budget::{BudgetArgs, OverBudget};
+use crate::strong::{made_by, peak_memory_kib, prepare, read_head, tier_path};
+use anyhow::{anyhow, bail, Context, Result};
+use mpi::collective::SystemOperation;
+use mpi::datatype::{Partition, PartitionMut};
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use mpi::Count;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use xo_core::budget::{Limit, Meter};
+use xo_core::games::board::Board;
+use xo_core::rules::Rules;
+use xo_core::solve::strong::format::{decode_header, decode_tier, encode_head};
+use xo_core::solve::strong::{most_moves, partition, Expansion, Record, Tier};
+
+/// The bytes of children's ranks a rank expands per round (a round's memory is about twice
+/// this: the ranks, then the distinct ones to fetch).
+pub const ROUND_BYTES: u64 = 96 << 20;
+
+/// Positions a rank expands and solves per round in `tier`: [`ROUND_BYTES`] of child slots
+/// (at least 4096 positions).
+pub fn round_positions(board: &Board, tier: &Tier) -> u64 {
+    (ROUND_BYTES / (8 * most_moves(board, tier).max(1) as u64 + 4)).max(4096)
+}
+
+/// The first bytes of a part file.
+const PART_MAGIC: &[u8; 8] = b"XOPART\r\n";
+
+/// The environment variable of the fault hook for tests: `TIER:RANK` makes that rank exit
+/// abruptly (status 86, no clean shutdown) after its first round of that tier.
+pub const FAIL_AT: &str = "XO_MPI_FAIL_AT";
+
+/// Strong-solves `game` into `dir` on every rank of the MPI job this process belongs to (also
+/// alone, as a job of one rank), within `budget` per rank.
+pub fn solve(game: &str, dir: &Path, budget: &BudgetArgs, out: &mut impl Write) -> Result<()> {
+    let universe = mpi::initialize().ok_or_else(|| anyhow!("MPI is already initialised"))?;
+    let world = universe.world();
+    set_threads(&world);
+    run(&world, game, dir, budget, out)
+}
+
+/// Without `RAYON_NUM_THREADS`, each rank takes its share of the cores it may run on: all of them
+/// when the launcher bound it to some cores (`mpirun`'s default binding, SLURM's
+/// `--cpus-per-task`), else the node's cores over the ranks on the node, so `-np 2` on two cores
+/// runs two threads, not four.
+fn set_threads(world: &SimpleCommunicator) {
+    if std::env::var_os("RAYON_NUM_THREADS").is_some() {
+        return;
+    }
+    let allowed = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let local = world.split_shared(0).size().max(1) as usize;
+    let threads = if allowed < online_cores().unwrap_or(allowed) {
+        allowed
+    } else {
+        (allowed / local).max(1)
+    };
+    // Fails only when the pool already exists, which leaves it as it is.
+    let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();
+}
+
+/// The machine's online cores (Linux: `/sys/devices/system/cpu/online`, e.g. `0-3,8`).
+fn online_cores() -> Option<usize> {
+    let text = std::fs::read_to_string("/sys/devices/system/cpu/online").ok()?;
+    text.trim()
+        .split(',')
+        .map(|part| match part.split_once('-') {
+            Some((a, b)) => Some(b.parse::<usize>().ok()? + 1 - a.parse::<usize>().ok()?),
+            None => part.parse::<usize>().ok().map(|_| 1),
+        })
+        .sum()
+}
+
+/// Whether every rank says `ok`.
+fn all_ok(world: &SimpleCommunicator, ok: bool) -> bool {
+    let mut all = 0u8;
+    world.all_reduce_into(&u8::from(ok), &mut all, SystemOperation::min());
+    all == 1
+}
+
+/// `result` on this rank, made an error on every rank when any rank failed (so that no rank
+/// waits for the others in a collective they never reach).
+fn agree<T>(world: &SimpleCommunicator, what: &str, result: Result<T>) -> Result<T> {
+    if all_ok(world, result.is_ok()) {
+        return result;
+    }
+    result.and_then(|_| Err(anyhow!("another rank failed {what} (see its message)")))
+}
+
+/// The file of rank `rank`'s part of tier `t`.
+fn part_path(dir: &Path, t: u32, rank: usize) -> PathBuf {
+    dir.join(format!("tier-{t:02}-rank-{rank:05}.part"))
+}
+
+/// What the ranks exchanged and read in one tier (summed over ranks at the tier's end).
+#[derive(Debug, Clone, Copy, Default)]
+struct Traffic {
+    /// Bytes this rank sent: counts, requested indices, answered records.
+    sent: u64,
+    /// Records fetched from other ranks (distinct per round).
+    fetched: u64,
+    /// Children read (with repeats): the records the tier's solve looks at.
+    reads: u64,
+    /// Exchange rounds.
+    rounds: u64,
+}
+
+/// The solve on one rank.
+fn run(
+    world: &SimpleCommunicator,
+    game: &str,
+    dir: &Path,
+    budget: &BudgetArgs,
+    out: &mut impl Write,
+) -> Result<()> {
+    let (rank, ranks) = (world.rank() as usize, world.size() as usize);
+    let root = world.process_at_rank(0);
+    // Every rank reads the same arguments, so bad input fails everywhere alike.
+    let (rules, board, tiers) = prepare(game)?;
+    let meter = Meter::new(budget.budget());
+    let share_of = |tier: &Tier| partition(tier.len(), ranks)[rank].clone();
+    // Two shares held at once (two bytes a position) and one round's expansion.
+    let most = tiers
+        .windows(2)
+        .map(|w| (w[0].len().div_ceil(ranks as u64)) + w[1].len().div_ceil(ranks as u64))
+        .max()
+        .unwrap_or(1);
+    // A round: its child slots, then as many again at most for the distinct ones to fetch.
+    let round = tiers
+        .iter()
+        .map(|t| {
+            let positions = t.len().div_ceil(ranks as u64).min(round_positions(&board, t));
+            positions * (8 * most_moves(&board, t) as u64 + 4)
+        })
+        .max()
+        .unwrap_or(0);
+    let need = most.saturating_mul(2).saturating_add(2 * round);
+    meter.reserve(need).map_err(|s| {
+        OverBudget::from(
+            s.reaching(format!("a rank's two shares and one round need {} MiB", need >> 20)),
+        )
+    })?;
+    let made = agree(world, "to create the folder", {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
+    });
+    made?;
+    if rank == 0 {
+        remove_stale_parts(dir);
+    }
+    world.barrier();
+    let fail_at = fault_hook();
+    let started = Instant::now();
+    let cells = board.cells() as u32;
+    let (mut positions, mut resumed, mut exchanged) = (0u64, 0u32, 0u64);
+    // This rank's share of the next tier: in memory when solved in this run, else in its file.
+    let mut held: Option<Vec<Record>> = None;
+    for t in (0..=cells).rev() {
+        let tier = &tiers[t as usize];
+        let mut committed = u8::from(rank == 0 && is_committed(dir, &rules, tier));
+        root.broadcast_into(&mut committed);
+        positions += tier.len();
+        if committed == 1 {
+            resumed += 1;
+            held = None;
+            continue;
+        }
+        let next = tiers.get(t as usize + 1);
+        let next_parts = next.map_or_else(Vec::new, |n| partition(n.len(), ranks));
+        let held_range = next_parts.get(rank).cloned().unwrap_or(0..0);
+        let held_records = match (held.take(), next) {
+            (Some(records), _) => Ok(records),
+            (None, Some(_)) => read_share(dir, &rules, t + 1, &held_range),
+            (None, None) => Ok(Vec::new()),
+        };
+        let held_records = agree(world, &format!("to read tier {}", t + 1), held_records)?;
+        let share = share_of(tier);
+        let tier_started = Instant::now();
+        let (records, traffic) = solve_share(
+            world,
+            &board,
+            tier,
+            share.clone(),
+            next,
+            &next_parts,
+            (&held_range, &held_records),
+            &meter,
+            fail_at.filter(|&(ft, fr)| ft == t && fr == rank),
+        )?;
+        drop(held_records);
+        let written = write_part(dir, t, rank, ranks, &share, &records);
+        let (crc, bytes) = agree(world, &format!("to write its part of tier {t}"), written)?;
+        commit(world, dir, &rules, tier, (crc, bytes))?;
+        exchanged += traffic_report(world, tier, &traffic, started, tier_started)?;
+        meter.set_done(u64::from(cells - t + 1), u64::from(cells) + 1).map_err(OverBudget::from)?;
+        held = Some(records);
+    }
+    if rank != 0 {
+        return Ok(());
+    }
+    let (_, root_tier) = decode_tier(
+        &std::fs::read(tier_path(dir, 0)).context("cannot read tier 0")?,
+        Some(&rules),
+        Some(0),
+    )
+    .with_context(|| format!("{}", tier_path(dir, 0).display()))?;
+    let bytes: u64 = (0..=cells)
+        .filter_map(|t| std::fs::metadata(tier_path(dir, t)).ok())
+        .map(|m| m.len())
+        .sum();
+    let value = root_tier.first().and_then(|r| r.scored());
+    writeln!(
+        out,
+        "{}: {} positions in {} tiers ({resumed} resumed), {bytes} bytes ({:.2} per position), {:.2} s, peak memory {} MiB (rank 0)\nvalue of the empty board: {}\ndistributed over {ranks} ranks: {exchanged} bytes exchanged ({:.3} per position)",
+        rules.name,
+        positions,
+        cells + 1,
+        bytes as f64 / positions.max(1) as f64,
+        started.elapsed().as_secs_f64(),
+        peak_memory_kib() >> 10,
+        value.map_or("unknown".into(), |s| format!("{} in {} plies", s.value, s.remoteness)),
+        exchanged as f64 / positions.max(1) as f64,
+    )?;
+    Ok(())
+}
+
+/// `XO_MPI_FAIL_AT=TIER:RANK`, when set and well formed.
+fn fault_hook() -> Option<(u32, usize)> {
+    let text = std::env::var(FAIL_AT).ok()?;
+    let (t, r) = text.split_once(':')?;
+    Some((t.trim().parse().ok()?, r.trim().parse().ok()?))
+}
+
+/// Removes part files a killed job left behind (they are never read without their tier being
+/// solved again in this run).
+fn remove_stale_parts(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with("tier-") && (name.ends_with(".part") || name.ends_with(".tmp")) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether tier `tier`'s file is committed: present, of this game and tier, complete and with
+/// records matching their checksum (read in blocks, never whole).
+fn is_committed(dir: &Path, rules: &Rules, tier: &Tier) -> bool {
+    let check = || -> Result<bool> {
+        let path = tier_path(dir, tier.marks);
+        let (header, offset, crc) = decode_header(&read_head(&path)?)?;
+        let len = std::fs::metadata(&path)?.len();
+        if header.rules != *rules
+            || header.tier != tier.marks
+            || header.positions != tier.len()
+            || len != offset as u64 + 2 * tier.len()
+        {
+            return Ok(false);
+        }
+        let mut file = std::fs::File::open(&path)?;
+        file.seek(SeekFrom::Start(offset as u64))?;
+        let mut hasher = crc32fast::Hasher::new();
+        let mut block = vec![0u8; 1 << 20];
+        loop {
+            let n = file.read(&mut block)?;
+            if n == 0 {
+                break;
+            }
+            hasher.update(&block[..n]);
+        }
+        Ok(hasher.finalize() == crc)
+    };
+    check().unwrap_or(false)
+}
+
+/// Records `range` of committed tier `t` (checked as a whole by rank 0 before), read from its
+/// file.
+fn read_share(dir: &Path, rules: &Rules, t: u32, range: &Range<u64>) -> Result<Vec<Record>> {
+    let path = tier_path(dir, t);
+    let (header, offset, _) =
+        decode_header(&read_head(&path)?).with_context(|| format!("{}", path.display()))?;
+    if header.rules != *rules || header.tier != t || header.positions < range.end {
+        bail!("{} is not tier {t} of {}", path.display(), rules.name);
+    }
+    let mut file =
+        std::fs::File::open(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bytes = vec![0u8; 2 * (range.end - range.start) as usize];
+    file.seek(SeekFrom::Start(offset as u64 + 2 * range.start))
+        .and_then(|_| file.read_exact(&mut bytes))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(bytes.chunks_exact(2).map(|b| Record(u16::from_le_bytes([b[0], b[1]]))).collect())
+}
+
+/// Solves this rank's `share` of `tier` in rounds of [`round_positions`] positions, fetching the
+/// records of the children other ranks hold; every rank runs the same number of rounds. Over the
+/// budget on any rank, every rank stops with it.
+#[allow(clippy::too_many_arguments)]
+fn solve_share(
+    world: &SimpleCommunicator,
+    board: &Board,
+    tier: &Tier,
+    share: Range<u64>,
+    next: Option<&Tier>,
+    next_parts: &[Range<u64>],
+    (held_range, held): (&Range<u64>, &[Record]),
+    meter: &Meter,
+    fail_here: Option<(u32, usize)>,
+) -> Result<(Vec<Record>, Traffic)> {
+    let ranks = world.size() as usize;
+    let per_round = round_positions(board, tier);
+    let largest = partition(tier.len(), ranks).iter().map(|r| r.end - r.start).max().unwrap_or(0);
+    let rounds = largest.div_ceil(per_round);
+    let mut records = vec![Record(0); (share.end - share.start) as usize];
+    let mut traffic = Traffic { rounds, ..Traffic::default() };
+    let (started, mut shown) = (Instant::now(), Instant::now());
+    let mut done_all = 0u64;
+    let (mut expansion, mut wanted) = (Expansion::default(), Vec::new());
+    for r in 0..rounds {
+        let start = (share.start + r * per_round).min(share.end);
+        let chunk = start..(start + per_round).min(share.end);
+        let out =
+            &mut records[(chunk.start - share.start) as usize..(chunk.end - share.start) as usize];
+        expansion.expand(board, tier, chunk, next);
+        traffic.reads += expansion.wanted(held_range, &mut wanted);
+        let fetched = fetch(world, &wanted, next_parts, held_range, held, &mut traffic);
+        traffic.fetched += wanted.len() as u64;
+        // Status: 0 fine, 1 a request for a record this rank does not hold (a bug), 2 + the
+        // budget's limit.
+        let mut status = match fetched {
+            Some(fetched) => {
+                match expansion.finish((held_range, held), (&wanted, &fetched), out, meter) {
+                    Ok(()) => 0u8,
+                    Err(stopped) => 2 + stopped.limit as u8,
+                }
+            }
+            None => 1,
+        };
+        if fail_here.is_some() {
+            // The fault hook: die mid-tier, without a word to the other ranks.
+            std::process::exit(86);
+        }
+        let mut worst = 0u8;
+        world.all_reduce_into(&status, &mut worst, SystemOperation::max());
+        status = worst;
+        match status {
+            0 => {}
+            1 => bail!("tier {}: a rank was asked for a record it does not hold", tier.marks),
+            _ => {
+                let limit = match status - 2 {
+                    0 => Limit::Nodes,
+                    1 => Limit::Time,
+                    _ => Limit::Memory,
+                };
+                return Err(OverBudget::from(
+                    meter.halt(limit).reaching(format!("tier {} (on some rank)", tier.marks)),
+                )
+                .into());
+            }
+        }
+        let mut done = 0u64;
+        world.all_reduce_into(&(expansion.len() as u64), &mut done, SystemOperation::sum());
+        done_all += done;
+        if world.rank() == 0 && shown.elapsed() >= Duration::from_secs(2) && r + 1 < rounds {
+            shown = Instant::now();
+            eprintln!(
+                "xo: tier {}: {:.1}% done across ranks, {:.2}M positions/s",
+                tier.marks,
+                100.0 * done_all as f64 / tier.len().max(1) as f64,
+                done_all as f64 / started.elapsed().as_secs_f64() / 1e6
+            );
+        }
+    }
+    Ok((records, traffic))
+}
+
+/// `Count`s of `n` items (a round's requests always fit).
+fn count(n: usize) -> Count {
+    Count::try_from(n).unwrap_or(Count::MAX)
+}
+
+/// Where each part of a buffer with these counts starts.
+fn displacements(counts: &[Count]) -> Vec<Count> {
+    counts
+        .iter()
+        .scan(0, |at, &c| {
+            let d = *at;
+            *at += c;
+            Some(d)
+        })
+        .collect()
+}
+
+/// One round's exchange: this rank asks each owner for the records of `wanted` (sorted) it
+/// holds and answers the others' requests from `held`, in two all-to-all exchanges (after one of
+/// the counts). `None` when a rank asked this one for a record it does not hold.
+fn fetch(
+    world: &SimpleCommunicator,
+    wanted: &[u64],
+    next_parts: &[Range<u64>],
+    held_range: &Range<u64>,
+    held: &[Record],
+    traffic: &mut Traffic,
+) -> Option<Vec<Record>> {
+    let ranks = world.size() as usize;
+    let mut send_counts = vec![0 as Count; ranks];
+    let mut from = 0;
+    for (owner, part) in next_parts.iter().enumerate() {
+        let to = from + wanted[from..].partition_point(|&k| k < part.end);
+        send_counts[owner] = count(to - from);
+        from = to;
+    }
+    let mut recv_counts = vec![0 as Count; ranks];
+    world.all_to_all_into(&send_counts[..], &mut recv_counts[..]);
+    let send_displs = displacements(&send_counts);
+    let recv_displs = displacements(&recv_counts);
+    let asked_len: usize = recv_counts.iter().map(|&c| c as usize).sum();
+    let mut asked = vec![0u64; asked_len];
+    world.all_to_all_varcount_into(
+        &Partition::new(wanted, &send_counts[..], &send_displs[..]),
+        &mut PartitionMut::new(&mut asked[..], &recv_counts[..], &recv_displs[..]),
+    );
+    let mut missing = false;
+    let answers: Vec<u16> = asked
+        .iter()
+        .map(|&k| match k.checked_sub(held_range.start).and_then(|i| held.get(i as usize)) {
+            Some(r) if held_range.contains(&k) => r.0,
+            _ => {
+                missing = true;
+                0
+            }
+        })
+        .collect();
+    let mut fetched = vec![0u16; wanted.len()];
+    world.all_to_all_varcount_into(
+        &Partition::new(&answers[..], &recv_counts[..], &recv_displs[..]),
+        &mut PartitionMut::new(&mut fetched[..], &send_counts[..], &send_displs[..]),
+    );
+    traffic.sent += 4 * ranks as u64 + 8 * wanted.len() as u64 + 2 * answers.len() as u64;
+    // What this rank sent to itself never crossed a wire (its own requests are always empty).
+    (!missing).then(|| fetched.into_iter().map(Record).collect())
+}
+
+/// Writes this rank's records of tier `t` as a part file (a temporary file, then a rename),
+/// returning the CRC-32 and length of the records' bytes.
+fn write_part(
+    dir: &Path,
+    t: u32,
+    rank: usize,
+    ranks: usize,
+    share: &Range<u64>,
+    records: &[Record],
+) -> Result<(u32, u64)> {
+    let mut data = Vec::with_capacity(records.len() * 2);
+    for r in records {
+        data.extend_from_slice(&r.0.to_le_bytes());
+    }
+    let crc = crc32fast::hash(&data);
+    let mut bytes = Vec::with_capacity(48 + data.len());
+    bytes.extend_from_slice(PART_MAGIC);
+    bytes.extend_from_slice(&t.to_le_bytes());
+    bytes.extend_from_slice(&(rank as u32).to_le_bytes());
+    bytes.extend_from_slice(&(ranks as u32).to_le_bytes());
+    bytes.extend_from_slice(&share.start.to_le_bytes());
+    bytes.extend_from_slice(&(records.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&crc.to_le_bytes());
+    bytes.extend_from_slice(&data);
+    // Not synced: a part is read back by rank 0 in this run or never (the tier file is synced).
+    let path = part_path(dir, t, rank);
+    let tmp = path.with_extension("part.tmp");
+    std::fs::write(&tmp, &bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("cannot rename {}", tmp.display()))?;
+    Ok((crc, data.len() as u64))
+}
+
+/// The length of a part file's header.
+const PART_HEADER: usize = 8 + 4 + 4 + 4 + 8 + 8 + 4;
+
+/// Commits tier `tier` once every rank's part is written: rank 0 gathers the parts' checksums,
+/// streams the parts (each checked) after the tier's header into the tier file, renames it into
+/// place and removes the parts; every rank learns whether it worked.
+fn commit(
+    world: &SimpleCommunicator,
+    dir: &Path,
+    rules: &Rules,
+    tier: &Tier,
+    (crc, bytes): (u32, u64),
+) -> Result<()> {
+    let root = world.process_at_rank(0);
+    let ranks = world.size() as usize;
+    let mine = [u64::from(crc), bytes];
+    let result = if world.rank() == 0 {
+        let mut all = vec![0u64; 2 * ranks];
+        root.gather_into_root(&mine[..], &mut all[..]);
+        let parts: Vec<(u32, u64)> = all.chunks_exact(2).map(|c| (c[0] as u32, c[1])).collect();
+        assemble(dir, rules, tier, &parts)
+    } else {
+        root.gather_into(&mine[..]);
+        Ok(())
+    };
+    let mut ok = u8::from(result.is_ok());
+    root.broadcast_into(&mut ok);
+    match result {
+        Err(e) => Err(e),
+        Ok(()) if ok == 0 => bail!("rank 0 could not commit tier {} (see its message)", tier.marks),
+        Ok(()) => Ok(()),
+    }
+}
+
+/// Rank 0's half of [`commit`]: `parts` are each rank's (CRC-32, bytes) of its records.
+fn assemble(dir: &Path, rules: &Rules, tier: &Tier, parts: &[(u32, u64)]) -> Result<()> {
+    let t = tier.marks;
+    let mut whole = crc32fast::Hasher::new();
+    for &(crc, len) in parts {
+        whole.combine(&crc32fast::Hasher::new_with_initial_len(crc, len));
+    }
+    let path = tier_path(dir, t);
+    let tmp = path.with_extension("xot.tmp");
+    let write = || -> Result<()> {
+        let mut file = std::io::BufWriter::with_capacity(
+            1 << 20,
+            std::fs::File::create(&tmp)
+                .with_context(|| format!("cannot create {}", tmp.display()))?,
+        );
+        file.write_all(&encode_head(rules, t, tier.len(), whole.finalize(), &made_by()))?;
+        let shares = partition(tier.len(), parts.len());
+        for (r, (&(crc, len), share)) in parts.iter().zip(&shares).enumerate() {
+            copy_part(&part_path(dir, t, r), (t, r, parts.len(), share, crc, len), &mut file)?;
+        }
+        let file = file.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        Ok(())
+    };
+    write().with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("cannot rename {}", tmp.display()))?;
+    for r in 0..parts.len() {
+        let _ = std::fs::remove_file(part_path(dir, t, r));
+    }
+    Ok(())
+}
+
+/// Appends a part file's records to `out`, checking its header (tier, rank, ranks, range,
+/// checksum as gathered) and its records' checksum.
+fn copy_part(
+    path: &Path,
+    (t, rank, ranks, share, crc, len): (u32, usize, usize, &Range<u64>, u32, u64),
+    out: &mut impl Write,
+) -> Result<()> {
+    let mut file =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut head = [0u8; PART_HEADER];
+    file.read_exact(&mut head).with_context(|| format!("{} is cut short", path.display()))?;
+    let u32_at = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes"));
+    let u64_at = |i: usize| u64::from_le_bytes(head[i..i + 8].try_into().expect("8 bytes"));
+    let expected = (t, rank as u32, ranks as u32, share.start, share.end - share.start, crc);
+    let found = (u32_at(8), u32_at(12), u32_at(16), u64_at(20), u64_at(28), u32_at(36));
+    if &head[..8] != PART_MAGIC || found != expected || 2 * found.4 != len {
+        bail!("{} is not the part this job wrote", path.display());
+    }
+    let mut hasher = crc32fast::Hasher::new();
+    let mut block = vec![0u8; 1 << 20];
+    let mut copied = 0u64;
+    loop {
+        let n = file.read(&mut block).with_context(|| format!("cannot read {}", path.display()))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&block[..n]);
+        out.write_all(&block[..n])?;
+        copied += n as u64;
+    }
+    if copied != len || hasher.finalize() != crc {
+        bail!("{}: the records do not match their checksum", path.display());
+    }
+    Ok(())
+}
+
+/// Sums the tier's traffic over the ranks; rank 0 prints it with the tier's time and rate.
+/// Returns the bytes exchanged in the tier (on rank 0; 0 elsewhere).
+fn traffic_report(
+    world: &SimpleCommunicator,
+    tier: &Tier,
+    traffic: &Traffic,
+    started: Instant,
+    tier_started: Instant,
+) -> Result<u64> {
+    let root = world.process_at_rank(0);
+    let mine = [traffic.sent, traffic.fetched, traffic.reads];
+    if world.rank() != 0 {
+        root.reduce_into(&mine[..], SystemOperation::sum());
+        return Ok(0);
+    }
+    let mut sum = [0u64; 3];
+    root.reduce_into_root(&mine[..], &mut sum[..], SystemOperation::sum());
+    eprintln!(
+        "xo: tier {:>2}: {} positions in {:.2} s ({:.2}M/s), {} rounds, {} bytes exchanged ({:.3} per position; {} records fetched for {} child reads), {:.2} s since start",
+        tier.marks,
+        tier.len(),
+        tier_started.elapsed().as_secs_f64(),
+        tier.len() as f64 / tier_started.elapsed().as_secs_f64().max(1e-9) / 1e6,
+        traffic.rounds,
+        sum[0],
+        sum[0] as f64 / tier.len().max(1) as f64,
+        sum[1],
+        sum[2],
+        started.elapsed().as_secs_f64(),
+    );
+    Ok(sum[0])
+}
