@@ -101,6 +101,7 @@ fn xo_tiers(game: &str) -> usize {
     match game {
         "tictactoe" => 10,
         "lol:9" => 10,
+        "connect:5,4,4" => 21,
         _ => 17,
     }
 }
@@ -165,4 +166,36 @@ fn budgets_stop_every_rank() {
     assert_eq!(memory.status.code(), Some(3), "{}", String::from_utf8_lossy(&memory.stderr));
     assert!(String::from_utf8_lossy(&memory.stderr).contains("raise it with --memory-mib"));
     let _ = std::fs::remove_dir_all(db);
+}
+
+/// The mid-sized board: connect:5,4,4 (741 million positions, 1.48 GB of tiers) on
+/// three ranks writes the single-process solve's files byte for byte (compared a tier at a time,
+/// so the test holds two files in memory, not two databases). A few minutes on two cores.
+#[test]
+fn connect_5_4_4_on_three_ranks_is_the_single_process_database() {
+    let _one = ONE_JOB.lock().unwrap_or_else(|e| e.into_inner());
+    let (single, three) = (temp("c544-1p"), temp("c544-3"));
+    let game = "connect:5,4,4";
+    let want = ok(&xo(&["solve", game, "--strong", "--db", s(&single)]));
+    let got = ok(&mpirun(3, &[], &["solve", game, "--strong", "--db", s(&three), "--distributed"]));
+    assert_eq!(value_line(&got), value_line(&want));
+    let names = |dir: &Path| {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let tiers = names(&single);
+    assert_eq!(tiers.len(), xo_tiers(game));
+    assert_eq!(names(&three), tiers);
+    for name in &tiers {
+        let a = std::fs::read(single.join(name)).unwrap();
+        let b = std::fs::read(three.join(name)).unwrap();
+        assert!(a == b, "{name}: three ranks wrote other bytes");
+    }
+    for d in [single, three] {
+        let _ = std::fs::remove_dir_all(d);
+    }
 }
