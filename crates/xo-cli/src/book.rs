@@ -61,15 +61,55 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<()> {
         args.depth,
         args.budget.budget().memory_bytes / rayon_threads(),
     );
-    let built = Book::build(&board, args.depth, table, &meter);
+    // The deepest level's scores are kept as they are found, so a stopped build resumes.
+    let partial = partial_path(&path);
+    let header = partial_header(&board, args.depth);
+    let known = read_partial(&partial, &header)?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&partial)
+        .with_context(|| format!("cannot write {}", partial.display()))?;
+    let writer = std::sync::Mutex::new(std::io::BufWriter::new(file));
+    {
+        let mut w = writer.lock().unwrap_or_else(|e| e.into_inner());
+        if w.get_ref().metadata().map(|m| m.len()).unwrap_or(0) == 0 {
+            w.write_all(&header).with_context(|| format!("cannot write {}", partial.display()))?;
+        }
+    }
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    let keep = |key: u64, score: i8| {
+        let mut record = [0u8; RECORD];
+        record[..8].copy_from_slice(&key.to_le_bytes());
+        record[8] = score as u8;
+        let crc = crc32fast::hash(&record[..9]);
+        record[9..].copy_from_slice(&crc.to_le_bytes());
+        let mut w = writer.lock().unwrap_or_else(|e| e.into_inner());
+        if w.write_all(&record).is_err() {
+            failed.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    };
+    let built = Book::build_resuming(&board, args.depth, table, &meter, &known, &keep);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let book = built.map_err(OverBudget::from)?;
+    let flushed = writer.into_inner().unwrap_or_else(|e| e.into_inner()).flush();
+    if flushed.is_err() || failed.load(std::sync::atomic::Ordering::Relaxed) {
+        bail!("cannot write {}", partial.display());
+    }
+    let book = built.map_err(|stopped| {
+        let mut over = OverBudget::from(stopped);
+        over.context = Some(format!(
+            "the positions solved so far are kept in {}; the same command resumes from them",
+            partial.display()
+        ));
+        over
+    })?;
     let bytes = book.encode();
     let tmp = path.with_extension("book.tmp");
     std::fs::write(&tmp, &bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
     std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
+    let _ = std::fs::remove_file(&partial);
     let empty = book.get(&board, &board.start());
     writeln!(
         out,
@@ -82,6 +122,56 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<()> {
         empty.map_or("unknown".into(), |s| s.to_string())
     )?;
     Ok(())
+}
+
+/// Bytes of one kept score: key, score, CRC-32 of both.
+const RECORD: usize = 13;
+
+/// Where an unfinished build keeps its scores.
+fn partial_path(book: &Path) -> PathBuf {
+    let mut name = book.as_os_str().to_owned();
+    name.push(".partial");
+    PathBuf::from(name)
+}
+
+/// The first bytes of a partial file: which board and depth its scores are of.
+fn partial_header(board: &GravityBoard, depth: u32) -> Vec<u8> {
+    let mut h = b"XOBOOKP\0".to_vec();
+    for v in [board.width(), board.height(), board.k(), depth] {
+        h.extend_from_slice(&v.to_le_bytes());
+    }
+    h
+}
+
+/// The scores an earlier build kept (none when there is no partial file). A cut last record is
+/// dropped (a build killed mid-write); a damaged one or another book's file is an error.
+fn read_partial(path: &Path, header: &[u8]) -> Result<rustc_hash::FxHashMap<u64, i8>> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Default::default()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    if bytes.is_empty() {
+        return Ok(Default::default());
+    }
+    if !bytes.starts_with(header) {
+        bail!(
+            "{} holds the scores of another book (another game or depth); remove it to start over",
+            path.display()
+        );
+    }
+    let mut known = rustc_hash::FxHashMap::default();
+    for record in bytes[header.len()..].chunks_exact(RECORD) {
+        if crc32fast::hash(&record[..9]).to_le_bytes() != record[9..] {
+            bail!(
+                "{} is damaged (a record fails its checksum); remove it to start over",
+                path.display()
+            );
+        }
+        let key = u64::from_le_bytes(record[..8].try_into().expect("8 bytes"));
+        known.insert(key, record[8] as i8);
+    }
+    Ok(known)
 }
 
 fn rayon_threads() -> u64 {

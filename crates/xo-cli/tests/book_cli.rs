@@ -63,3 +63,30 @@ fn bad_books_and_bad_requests_are_refused() {
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--max-nodes"));
 }
+
+#[test]
+fn a_stopped_build_resumes_to_the_same_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let (resumed, fresh) = (dir.path().join("r.book"), dir.path().join("f.book"));
+    let (r, f) = (resumed.to_str().unwrap(), fresh.to_str().unwrap());
+    let partial = dir.path().join("r.book.partial");
+    // Stopped twice at a node budget: the scores found are kept, the book is not written.
+    for nodes in ["300000", "3000000"] {
+        let out = xo(&["book", "connect:5,5,4", "--depth", "6", "--out", r, "--max-nodes", nodes]);
+        assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("resumes"));
+        assert!(!resumed.exists() && partial.exists());
+    }
+    let kept = std::fs::metadata(&partial).unwrap().len();
+    assert!(kept > 24 + 13, "nothing was kept ({kept} bytes)");
+    // The resumed build equals one made in one go, and its partial file is gone.
+    stdout(&xo(&["book", "connect:5,5,4", "--depth", "6", "--out", r]));
+    stdout(&xo(&["book", "connect:5,5,4", "--depth", "6", "--out", f]));
+    assert!(std::fs::read(&resumed).unwrap() == std::fs::read(&fresh).unwrap());
+    assert!(!partial.exists());
+    // Another book's partial file, or a damaged one, is refused (exit 2).
+    std::fs::write(&partial, b"XOBOOKP\0not this book").unwrap();
+    let out = xo(&["book", "connect:5,5,4", "--depth", "6", "--out", r]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another book"));
+}

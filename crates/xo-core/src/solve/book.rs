@@ -69,6 +69,37 @@ impl Book {
         table_bytes: usize,
         meter: &Meter,
     ) -> Result<Book, Stopped> {
+        Book::build_resuming(board, depth, table_bytes, meter, &FxHashMap::default(), &|_, _| {})
+    }
+
+    /// [`Book::build`], taking the scores of deepest-level positions already solved (by their
+    /// symmetric key: `known`, from an earlier, interrupted build) and reporting each newly
+    /// solved one to `solved` as it is found (to keep it, so a stopped build loses nothing).
+    ///
+    /// ```
+    /// use std::sync::Mutex;
+    /// use xo_core::budget::{Budget, Meter};
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::solve::book::Book;
+    /// let board = GravityBoard::new(5, 4, 4).unwrap();
+    /// let kept = Mutex::new(Vec::new());
+    /// let keep = |key: u64, score: i8| kept.lock().unwrap().push((key, score));
+    /// // Stopped early, then resumed from what was kept: the same book as in one go.
+    /// let small = Meter::new(Budget::default().with_max_nodes(20_000));
+    /// let none = Default::default();
+    /// assert!(Book::build_resuming(&board, 5, 1 << 16, &small, &none, &keep).is_err());
+    /// let known = kept.lock().unwrap().iter().copied().collect();
+    /// let resumed = Book::build_resuming(&board, 5, 1 << 16, &Meter::default(), &known, &keep).unwrap();
+    /// assert_eq!(resumed, Book::build(&board, 5, 1 << 16, &Meter::default()).unwrap());
+    /// ```
+    pub fn build_resuming(
+        board: &GravityBoard,
+        depth: u32,
+        table_bytes: usize,
+        meter: &Meter,
+        known: &FxHashMap<u64, i8>,
+        solved: &(dyn Fn(u64, i8) + Sync),
+    ) -> Result<Book, Stopped> {
         let depth = depth.min(board.cells().saturating_sub(1));
         let levels = levels(board, depth, meter)?;
         let workers = rayon::current_num_threads().max(1) as u64;
@@ -82,10 +113,18 @@ impl Book {
             .map_init(
                 || GravitySolver::new(board, table_bytes),
                 |solver, pos| {
-                    let score = solver.score(pos, meter)?;
+                    let key = board.symmetric_key(pos);
+                    let score = match known.get(&key) {
+                        Some(&score) => score,
+                        None => {
+                            let score = solver.score(pos, meter)? as i8;
+                            solved(key, score);
+                            score
+                        }
+                    };
                     let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     meter.set_done(d, deepest.len() as u64)?;
-                    Ok((board.symmetric_key(pos), score as i8))
+                    Ok((key, score))
                 },
             )
             .collect::<Result<_, Stopped>>()?;
