@@ -199,11 +199,25 @@ async fn respond(state: Arc<AppState>, query: Query, meter: Meter, started: Inst
     }
 }
 
+/// Reads the query a solve, count or check request asks and answers it.
+async fn ask(
+    state: Arc<AppState>,
+    request: Request,
+    endpoint: &'static str,
+    names: &[&str],
+    question: impl FnOnce(&Params) -> Result<Question, ApiError>,
+) -> Response {
+    let started = Instant::now();
+    match read_query(&state, request, endpoint, names, question).await {
+        Ok((query, meter)) => respond(state, query, meter, started).await,
+        Err(e) => e.into_response(),
+    }
+}
+
 /// `GET /api/solve?game=G&position=P`: what `xo solve G P --json` prints.
 pub async fn solve(State(state): Shared, request: Request) -> Response {
-    let started = Instant::now();
     let names = ["game", "position", "moves", "winning", "value_only", "no_moves"];
-    let read = read_query(&state, request, "/api/solve", &names, |p| {
+    ask(state, request, "/api/solve", &names, |p| {
         let (winning, value_only, no_moves) =
             (p.flag("winning")?, p.flag("value_only")?, p.flag("no_moves")?);
         if [winning, value_only, no_moves].iter().filter(|&&f| f).count() > 1 {
@@ -219,36 +233,21 @@ pub async fn solve(State(state): Shared, request: Request) -> Response {
             Question::Analysis { winning_only: winning }
         })
     })
-    .await;
-    match read {
-        Ok((query, meter)) => respond(state, query, meter, started).await,
-        Err(e) => e.into_response(),
-    }
+    .await
 }
 
 /// `GET /api/count?game=G&position=P`: what `xo count G P --json` prints.
 pub async fn count(State(state): Shared, request: Request) -> Response {
-    let started = Instant::now();
     let names = ["game", "position", "moves", "by_length", "dense"];
-    let read = read_query(&state, request, "/api/count", &names, |p| {
+    ask(state, request, "/api/count", &names, |p| {
         Ok(Question::Count { by_length: p.flag("by_length")?, dense: p.flag("dense")? })
     })
-    .await;
-    match read {
-        Ok((query, meter)) => respond(state, query, meter, started).await,
-        Err(e) => e.into_response(),
-    }
+    .await
 }
 
 /// `GET /api/check?game=G&position=P`: what `xo check G P --json` prints.
 pub async fn check(State(state): Shared, request: Request) -> Response {
-    let started = Instant::now();
-    let names = ["game", "position", "moves"];
-    let read = read_query(&state, request, "/api/check", &names, |_| Ok(Question::Reach)).await;
-    match read {
-        Ok((query, meter)) => respond(state, query, meter, started).await,
-        Err(e) => e.into_response(),
-    }
+    ask(state, request, "/api/check", &["game", "position", "moves"], |_| Ok(Question::Reach)).await
 }
 
 /// Over budget in `/api/grundy`: the stop, as an error with its details.
