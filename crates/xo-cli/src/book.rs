@@ -78,7 +78,9 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<()> {
         }
     }
     let failed = std::sync::atomic::AtomicBool::new(false);
+    let new_scores = std::sync::atomic::AtomicU64::new(0);
     let keep = |key: u64, score: i8| {
+        new_scores.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut record = [0u8; RECORD];
         record[..8].copy_from_slice(&key.to_le_bytes());
         record[8] = score as u8;
@@ -97,12 +99,18 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<()> {
     if flushed.is_err() || failed.load(std::sync::atomic::Ordering::Relaxed) {
         bail!("cannot write {}", partial.display());
     }
+    let kept = known.len() as u64 + new_scores.load(std::sync::atomic::Ordering::Relaxed);
     let book = built.map_err(|stopped| {
         let mut over = OverBudget::from(stopped);
-        over.context = Some(format!(
-            "the positions solved so far are kept in {}; the same command resumes from them",
-            partial.display()
-        ));
+        if kept == 0 {
+            // Nothing to resume from: leave no file behind.
+            let _ = std::fs::remove_file(&partial);
+        } else {
+            over.context = Some(format!(
+                "the {kept} positions solved so far are kept in {}; the same command resumes from them",
+                partial.display()
+            ));
+        }
         over
     })?;
     let bytes = book.encode();

@@ -342,6 +342,30 @@ const CORPUS: &[Case] = &[
         &["serve", "--max-connections", "0"],
         Bad("--max-connections"),
     ),
+    // --- Book: refused, or stopped before anything is kept ---------------------------------------
+    case("book-not-gravity", &["book", "mnk:4,4,4", "--depth", "3"], Bad("gravity")),
+    case("book-octal", &["book", "kayles", "--depth", "3"], Bad("gravity")),
+    case("book-depth-word", &["book", "connect4", "--depth", "x"], Bad("--depth")),
+    case("book-too-wide", &["book", "connect:20,20,4", "--depth", "3"], Bad("connect:20,20,4")),
+    case(
+        "book-memory",
+        &[
+            "book",
+            "connect4",
+            "--depth",
+            "40",
+            "--memory-mib",
+            "64",
+            "--out",
+            "/nonexistent-dir/c4.book",
+        ],
+        Bad("/nonexistent-dir/c4.book.partial"),
+    ),
+    case(
+        "book-memory-stop",
+        &["book", "connect4", "--depth", "40", "--memory-mib", "16"],
+        Stopped("--memory-mib"),
+    ),
     // --- Grundy --------------------------------------------------------------------------------
     case("grundy-bad-digit", &["grundy", "0.9z", "--upto", "10"], Bad("'z'")),
     case("grundy-unknown-name", &["grundy", "chess", "--upto", "10"], Bad("chess")),
@@ -763,7 +787,7 @@ fn corpus_is_well_formed() {
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), CORPUS.len(), "case names are unique");
-    for sub in ["solve", "count", "check", "play", "batch", "grundy", "serve"] {
+    for sub in ["solve", "count", "check", "play", "batch", "grundy", "serve", "book"] {
         assert!(CORPUS.iter().any(|c| c.args.first() == Some(&sub)), "no case for {sub}");
     }
 }
@@ -780,7 +804,7 @@ fn corpus_count_check_play() {
 
 #[test]
 fn corpus_batch_grundy_serve_and_usage() {
-    run_group(&["batch", "grundy", "serve", "frobnicate"]);
+    run_group(&["batch", "grundy", "serve", "book", "frobnicate"]);
 }
 
 // ---------------------------------------------------------------------------------------------

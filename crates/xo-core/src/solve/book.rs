@@ -280,10 +280,23 @@ fn levels(
     depth: u32,
     meter: &Meter,
 ) -> Result<Vec<Vec<GravityPosition>>, Stopped> {
+    // Bytes a position takes: kept in a level, and while its level is being built (key and
+    // position in a hash map, which may hold twice its entries' room while it grows).
+    const KEPT: u64 = 24;
+    const BUILDING: u64 = 128;
     let mut levels = vec![vec![board.start()]];
+    let mut kept = 1u64;
     for _ in 0..depth {
         let mut seen = FxHashMap::default();
-        for pos in levels.last().expect("level 0") {
+        let parents = levels.last().expect("level 0");
+        for (i, pos) in parents.iter().enumerate() {
+            if i % 1024 == 1023 {
+                meter.tick(1024)?;
+                let bytes = kept * KEPT + seen.len() as u64 * BUILDING;
+                if bytes > meter.budget().memory_bytes {
+                    return Err(meter.halt(Limit::Memory));
+                }
+            }
             if board.outcome(pos).is_some() {
                 continue;
             }
@@ -295,12 +308,8 @@ fn levels(
                 }
             }
         }
-        meter.tick(seen.len() as u64)?;
-        // About 40 bytes a position while building (position, key, hash map slot).
-        let held: u64 = levels.iter().map(|l| l.len() as u64).sum::<u64>() + seen.len() as u64;
-        if held.saturating_mul(40) > meter.budget().memory_bytes {
-            return Err(meter.halt(Limit::Memory));
-        }
+        meter.tick(parents.len() as u64 % 1024)?;
+        kept += seen.len() as u64;
         let mut next: Vec<(u64, GravityPosition)> = seen.into_iter().collect();
         next.sort_unstable_by_key(|&(k, _)| k);
         levels.push(next.into_iter().map(|(_, p)| p).collect());
