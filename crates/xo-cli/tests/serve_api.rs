@@ -368,3 +368,34 @@ fn trickling_and_idle_connections_are_closed_and_do_not_starve_the_server() {
     assert_eq!(server.get("/api/solve?game=tictactoe&position=X........").0, 200);
     drop(held);
 }
+
+#[test]
+fn an_opening_book_serves_the_same_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("c544.book");
+    let book = book.to_str().unwrap();
+    let (_, code) = xo(&["book", "connect:5,4,4", "--depth", "5", "--out", book]);
+    assert_eq!(code, 0);
+    let server = Server::start(&["--book", book]);
+    for moves in ["", "3", "332", "33241", "3324155"] {
+        let target = format!("/api/solve?game=connect:5,4,4&moves={moves}");
+        let (status, body) = server.get(&target);
+        assert_eq!(status, 200, "{body}");
+        let mut args = vec!["solve", "connect:5,4,4", "--json"];
+        if !moves.is_empty() {
+            args.extend(["--moves", moves]);
+        }
+        assert_eq!(body, xo(&args).0, "{target}");
+    }
+    // A damaged book is refused at start (exit 2).
+    let mut bytes = std::fs::read(book).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(book, bytes).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_xo"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--book", book])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("damaged"));
+}
