@@ -16,9 +16,10 @@ use xo_core::solve::gravity::GravitySolver;
 use xo_core::solve::negamax::Searcher;
 use xo_core::Value;
 
-/// 8 MiB: on this machine a table that stays in cache beats a bigger one on every set (2^26
-/// bytes is about 2.5 times slower per node); `XO_C4_TABLE_LOG2` to try others.
-const TABLE_LOG2: u32 = 23;
+/// 4 MiB, the size the engine picks for these positions: on this machine a table that stays in
+/// cache beats a bigger one on every set (2^23 bytes is 1.2-1.7 times slower on the middle sets,
+/// 2^26 about 2.5 times); `XO_C4_TABLE_LOG2` to try others.
+const TABLE_LOG2: u32 = 22;
 
 /// Sets where the general negamax answers in reasonable time.
 const GENERAL_SETS: [&str; 2] = ["Test_L3_R1", "Test_L2_R1"];

@@ -320,22 +320,23 @@ impl GravitySolver {
     }
 
     /// A table size for solving a position with `plies` stones within `budget_bytes`, calibrated
-    /// on Connect Four: 8 MiB while at most 90% of the cells are empty (such a table stays in
+    /// on Connect Four: 4 MiB while at most 90% of the cells are empty (such a table stays in
     /// cache, and a larger one makes every probe slower: on Pons' sets from 1 to 27 stones,
-    /// 2^26 bytes is 1.5 to 2.5 times slower than 2^23), 256 MiB for the first few stones (the
-    /// empty 7x6 board needs the room).
+    /// 2^23 bytes is 1.2 to 1.7 times slower than 2^22 on the middle and begin-medium sets and
+    /// no faster on begin-hard, 2^26 bytes 1.5 to 2.5 times slower than 2^23), 256 MiB for the
+    /// first few stones (the empty 7x6 board needs the room).
     ///
     /// ```
     /// use xo_core::games::gravity::GravityBoard;
     /// use xo_core::solve::gravity::GravitySolver;
     /// let c4 = GravityBoard::new(7, 6, 4).unwrap();
-    /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 5, 2 << 30), 8 << 20);
+    /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 5, 2 << 30), 4 << 20);
     /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 0, 2 << 30), 256 << 20);
     /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 0, 1 << 20), 1 << 20);
     /// ```
     pub fn suggested_table_bytes(board: &GravityBoard, plies: u32, budget_bytes: u64) -> usize {
         let empty = board.cells().saturating_sub(plies);
-        let want: u64 = if empty * 10 <= board.cells() * 9 { 8 << 20 } else { 256 << 20 };
+        let want: u64 = if empty * 10 <= board.cells() * 9 { 4 << 20 } else { 256 << 20 };
         usize::try_from(want.min(budget_bytes)).unwrap_or(usize::MAX)
     }
 
