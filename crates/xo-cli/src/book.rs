@@ -59,7 +59,7 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<()> {
     let table = xo_core::solve::gravity::GravitySolver::suggested_table_bytes(
         &board,
         args.depth,
-        args.budget.budget().memory_bytes / rayon_threads(),
+        args.budget.budget().memory_bytes / cores(),
     );
     // The deepest level's scores are kept as they are found, so a stopped build resumes.
     let partial = partial_path(&path);
@@ -182,7 +182,8 @@ fn read_partial(path: &Path, header: &[u8]) -> Result<rustc_hash::FxHashMap<u64,
     Ok(known)
 }
 
-fn rayon_threads() -> u64 {
+/// The cores the build's workers run on (each has its own table).
+fn cores() -> u64 {
     std::thread::available_parallelism().map_or(1, |n| n.get() as u64)
 }
 

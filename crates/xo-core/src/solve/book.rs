@@ -136,8 +136,12 @@ impl Book {
             let mut here = FxHashMap::default();
             for pos in level {
                 meter.tick(1)?;
-                let score = if board.outcome(pos).is_some() {
-                    GravitySolver::new(board, 1 << 12).score(pos, meter)?
+                let score = if let Some(result) = board.outcome(pos) {
+                    // Finished: the player who just moved won at this ply, or the board is full.
+                    match result {
+                        crate::Value::Draw => 0,
+                        _ => -win_at(n, pos.moves as i32),
+                    }
                 } else {
                     (0..board.width())
                         .filter(|&c| board.can_play(pos, c))
@@ -323,16 +327,24 @@ mod tests {
 
     #[test]
     fn every_entry_is_the_engine_score() {
-        let board = GravityBoard::new(5, 4, 4).unwrap();
-        let meter = Meter::default();
-        let book = Book::build(&board, 4, 1 << 20, &meter).unwrap();
-        let mut solver = GravitySolver::new(&board, 1 << 20);
-        let levels = levels(&board, 4, &meter).unwrap();
-        let positions: usize = levels.iter().map(Vec::len).sum();
-        assert_eq!(book.len(), positions);
-        for pos in levels.iter().flatten() {
-            assert_eq!(book.get(&board, pos), Some(solver.score(pos, &meter).unwrap()));
+        // 4x4 with three in a row has finished games within six moves: their entries too.
+        for (board, depth) in
+            [(GravityBoard::new(5, 4, 4).unwrap(), 4), (GravityBoard::new(4, 4, 3).unwrap(), 6)]
+        {
+            let meter = Meter::default();
+            let book = Book::build(&board, depth, 1 << 20, &meter).unwrap();
+            let mut solver = GravitySolver::new(&board, 1 << 20);
+            let levels = levels(&board, depth, &meter).unwrap();
+            let positions: usize = levels.iter().map(Vec::len).sum();
+            assert_eq!(book.len(), positions);
+            let finished = levels.iter().flatten().filter(|p| board.outcome(p).is_some()).count();
+            assert!(depth == 4 || finished > 0);
+            for pos in levels.iter().flatten() {
+                assert_eq!(book.get(&board, pos), Some(solver.score(pos, &meter).unwrap()));
+            }
         }
+        let board = GravityBoard::new(5, 4, 4).unwrap();
+        let book = Book::build(&board, 4, 1 << 20, &Meter::default()).unwrap();
         // Mirror images share their entry; deeper positions are not in the book.
         let a = board.from_moves("1").unwrap();
         let b = board.from_moves("5").unwrap();
