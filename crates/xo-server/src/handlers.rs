@@ -143,26 +143,30 @@ async fn read_query(
     let budget = params.budget(&state.config.budget)?;
     let name = params.required("game")?;
     let question = question(&params)?;
-    let moves_text;
-    let position = match (params.get("position"), params.get("moves")) {
+    // The game once: a strip named without its length takes it from the position; positions
+    // given as columns are of gravity games.
+    let (game, text) = match (params.get("position"), params.get("moves")) {
         (Some(_), Some(_)) => {
             return Err(ApiError::bad_request("give the position or the moves, not both"))
         }
-        (position, None) => position,
+        (position, None) => {
+            (Game::parse_for(name, position).map_err(bad)?, position.map(str::to_string))
+        }
         (None, Some(moves)) => {
-            let Game::Placement(rules) = Game::parse(name).map_err(bad)? else {
+            let game = Game::parse(name).map_err(bad)?;
+            let Game::Placement(rules) = &game else {
                 return Err(ApiError::bad_request("moves are for gravity games, not octal games"));
             };
-            let position = xo_core::rules::Position::from_columns(&rules, moves)
+            let position = xo_core::rules::Position::from_columns(rules, moves)
                 .map_err(|e| ApiError::bad_request(format!("moves: {e}")))?;
-            moves_text = position.to_text(&rules);
-            Some(moves_text.as_str())
+            let text = position.to_text(rules);
+            (game, Some(text))
         }
     };
+    let position = text.as_deref();
     if question == Question::Reach && position.is_none() {
         return Err(ApiError::bad_request("missing parameter 'position' of /api/check"));
     }
-    let game = Game::parse_for(name, position).map_err(bad)?;
     let mut query = Query::new(game, position, question).map_err(bad)?;
     if let Some(rules) = query.rules().filter(|r| r.gravity) {
         let shape = (rules.width, rules.height, rules.pattern_len());
