@@ -324,7 +324,9 @@ impl GravitySolver {
     /// cache, and a larger one makes every probe slower: on Pons' sets from 1 to 27 stones,
     /// 2^23 bytes is 1.2 to 1.7 times slower than 2^22 on the middle and begin-medium sets and
     /// no faster on begin-hard, 2^26 bytes 1.5 to 2.5 times slower than 2^23), 256 MiB for the
-    /// first few stones (the empty 7x6 board needs the room).
+    /// first few stones (the empty 7x6 board needs the room), and half the budget for the first
+    /// few stones of boards larger than 7x6 (their searches run for hours, and a table that
+    /// holds them is worth its slower probes).
     ///
     /// ```
     /// use xo_core::games::gravity::GravityBoard;
@@ -333,10 +335,19 @@ impl GravitySolver {
     /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 5, 2 << 30), 4 << 20);
     /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 0, 2 << 30), 256 << 20);
     /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 0, 1 << 20), 1 << 20);
+    /// let big = GravityBoard::new(7, 7, 4).unwrap();
+    /// assert_eq!(GravitySolver::suggested_table_bytes(&big, 0, 8 << 30), 4 << 30);
+    /// assert_eq!(GravitySolver::suggested_table_bytes(&big, 0, 256 << 20), 256 << 20);
     /// ```
     pub fn suggested_table_bytes(board: &GravityBoard, plies: u32, budget_bytes: u64) -> usize {
         let empty = board.cells().saturating_sub(plies);
-        let want: u64 = if empty * 10 <= board.cells() * 9 { 4 << 20 } else { 256 << 20 };
+        let want: u64 = if empty * 10 <= board.cells() * 9 {
+            4 << 20
+        } else if board.cells() > 42 {
+            (budget_bytes / 2).max(256 << 20)
+        } else {
+            256 << 20
+        };
         usize::try_from(want.min(budget_bytes)).unwrap_or(usize::MAX)
     }
 
