@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use xo_core::budget::{Budget, Limit, Meter};
 use xo_core::game::Game;
 use xo_core::games::board::Board;
-use xo_core::games::gravity::{GravityBoard, GravityError};
+use xo_core::games::gravity::{fits_gravity, Bits, GravityBoard, GravityError};
 use xo_core::rules::{parse_game, Position, Rules};
 use xo_core::solve::gravity::{to_scored, GravitySolver};
 use xo_core::solve::minimax::plain_score;
@@ -33,8 +33,13 @@ fn random_position(rules: &Rules, rng: &mut StdRng, stones: u32) -> Position {
 }
 
 fn differential(game: &str, min_stones: u32, positions: usize) {
+    differential_in::<u64>(game, min_stones, positions);
+}
+
+/// [`differential`] in the layout of words `B`.
+fn differential_in<B: Bits>(game: &str, min_stones: u32, positions: usize) {
     let rules = parse_game(game).unwrap();
-    let board = GravityBoard::from_rules(&rules).unwrap();
+    let board = GravityBoard::<B>::for_rules(&rules).unwrap();
     let mut solver = GravitySolver::new(&board, 1 << 16);
     let meter = Meter::default();
     let mut rng = StdRng::seed_from_u64(0xC4 ^ rules.cells() as u64);
@@ -106,6 +111,49 @@ fn connect_5x4x4_matches_plain_minimax() {
 #[test]
 fn connect_4x5x3_matches_plain_minimax() {
     differential("connect:4,5,3", 9, 150);
+}
+
+#[test]
+fn the_128_bit_layout_matches_plain_minimax() {
+    // The same engine in 128-bit words, on boards small enough for plain minimax...
+    differential_in::<u128>("connect:4,4,3", 6, 150);
+    differential_in::<u128>("connect:5,4,4", 10, 60);
+    differential_in::<u128>("connect:3,3,3", 0, 50);
+    differential_in::<u128>("connect:4,5,3", 9, 60);
+    // ...and on boards only 128 bits hold (8x8: 72 bits, 13x4: 65, 9x7: 72, 16x4: 80, 32x3:
+    // 128), late enough for plain minimax.
+    for (game, min_stones, positions) in [
+        ("connect:8,8,4", 55, 40),
+        ("connect:13,4,4", 43, 40),
+        ("connect:9,7,4", 54, 40),
+        ("connect:16,4,3", 55, 40),
+        ("connect:32,3,5", 87, 20),
+    ] {
+        let rules = parse_game(game).unwrap();
+        assert_eq!(fits_gravity(rules.width, rules.height), Some(128), "{game}");
+        differential_in::<u128>(game, min_stones, positions);
+    }
+}
+
+#[test]
+fn the_128_bit_layout_matches_the_general_negamax_in_the_middle_game() {
+    // Positions with about 20 empty cells on boards past 64 bits, against the general engine.
+    let meter = Meter::default();
+    for (game, stones) in [("connect:8,8,4", 44), ("connect:10,6,4", 40), ("connect:9,7,4", 43)] {
+        let rules = parse_game(game).unwrap();
+        let board = GravityBoard::<u128>::for_rules(&rules).unwrap();
+        let general = Board::new(&rules).unwrap();
+        let mut solver = GravitySolver::new(&board, 1 << 20);
+        let mut searcher = Searcher::new(&general, 1 << 22);
+        let mut rng = StdRng::seed_from_u64(0x128 ^ rules.cells() as u64);
+        for _ in 0..6 {
+            let pos = random_position(&rules, &mut rng, stones);
+            let g = board.from_position(&pos).unwrap();
+            let want = searcher.score(&general.encode(&pos)).unwrap();
+            let score = solver.score(&g, &meter).unwrap();
+            assert_eq!(to_scored(&board, g.plies(), score), want, "{game} {}", pos.to_text(&rules));
+        }
+    }
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! Gravity games with own marks and `k` in a row (Connect Four and every `connect:W,H,K` that
-//! fits), as two 64-bit boards in Pascal Pons' layout.
+//! fits), as two bitboards in Pascal Pons' layout.
 //!
 //! Column `c` occupies bits `c*(H+1) .. c*(H+1)+H`: `H` playable cells from the bottom up, then
 //! one *sentinel* bit that is never set, so that shifting a bitboard by `1` (vertical), `H+1`
@@ -7,27 +7,50 @@
 //! A position is `current` (the stones of the player to move) and `mask` (every stone); the
 //! stones of the other player are `current ^ mask`.
 //!
-//! The layout needs `W*(H+1) <= 64`: 7x6 (Connect Four, 49 bits), 8x7 (64), 9x6 (63), 6x9 (60),
-//! 10x5, 12x4, 16x3, 21x2, 32x1, 5x11, 4x15, 3x20, 2x31, 1x63, and everything smaller. Other
-//! sizes (8x8, 9x7, 10x6, ...) are refused with [`GravityError::TooLarge`].
+//! The layout takes `W*(H+1)` bits, in a word of [`Bits`]: a `u64` for 7x6 (Connect Four, 49
+//! bits), 8x7 (64), 9x6 (63), 6x9 (60), 10x5, 12x4, 16x3, 21x2, 32x1, 5x11, 4x15, 3x20, 2x31,
+//! 1x63 and everything smaller ([`GravityBoard::new`]); a `u128` for every other board of up to
+//! 64 cells and more (8x8 takes 72 bits, 9x7 72, 10x6 70, 16x4 80, 64x1 128, 10x11 120:
+//! [`GravityBoard::sized`] with `u128`), at most 32 columns. [`fits_gravity`] tells which.
 //!
 //! ```
-//! use xo_core::games::gravity::GravityBoard;
+//! use xo_core::games::gravity::{fits_gravity, GravityBoard};
 //! let c4 = GravityBoard::new(7, 6, 4).unwrap();
 //! let pos = c4.from_moves("445566").unwrap(); // X to move, three in the bottom row
 //! assert!(c4.is_winning_move(&pos, 2) && c4.is_winning_move(&pos, 6));
 //! assert!(!c4.is_winning_move(&pos, 3));
-//! assert!(GravityBoard::new(8, 8, 4).is_err());
+//! assert!(GravityBoard::new(8, 8, 4).is_err()); // 72 bits: the u128 layout
+//! let big = GravityBoard::<u128>::sized(8, 8, 4).unwrap();
+//! assert!(big.is_winning_move(&big.from_moves("445566").unwrap(), 2));
+//! assert_eq!(fits_gravity(8, 8), Some(128));
+//! assert_eq!(fits_gravity(7, 6), Some(64));
+//! assert_eq!(fits_gravity(11, 11), None);
 //! ```
 
+pub use crate::games::bits::Bits;
 use crate::rules::{Goal, Marks, Position, Rules};
 use crate::Value;
+
+/// The most columns a gravity board may have (moves are ordered in a small array).
+pub const MAX_COLUMNS: u32 = 32;
+
+/// The word width of the layout a `width` x `height` board takes (64 or 128 bits), `None` when
+/// it needs more than 128 bits or more than [`MAX_COLUMNS`] columns.
+pub fn fits_gravity(width: u32, height: u32) -> Option<u32> {
+    if GravityBoard::<u64>::fits_layout(width, height) {
+        Some(64)
+    } else if GravityBoard::<u128>::fits_layout(width, height) {
+        Some(128)
+    } else {
+        None
+    }
+}
 
 /// Why a gravity board or position cannot be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GravityError {
-    /// The board does not fit the 64-bit layout.
-    #[error("a {width}x{height} board does not fit the gravity bitboard ({width}*({height}+1) = {bits} bits, at most 64)")]
+    /// The board does not fit the layout's word (or has more than [`MAX_COLUMNS`] columns).
+    #[error("a {width}x{height} board does not fit a {word}-bit gravity bitboard ({width}*({height}+1) = {bits} bits, at most {word}, and at most 32 columns)")]
     TooLarge {
         /// Columns.
         width: u32,
@@ -35,6 +58,8 @@ pub enum GravityError {
         height: u32,
         /// Bits the layout would need.
         bits: u32,
+        /// Bits of the word.
+        word: u32,
     },
     /// A size or `k` of zero.
     #[error("a gravity board needs at least one column, one row and k >= 1 (got {width}x{height}, k = {k})")]
@@ -66,78 +91,52 @@ pub enum GravityError {
 
 /// A position: the stones of the player to move, every stone, and how many moves were made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct GravityPosition {
+pub struct GravityPosition<B = u64> {
     /// Stones of the player to move.
-    pub current: u64,
+    pub current: B,
     /// Every stone.
-    pub mask: u64,
+    pub mask: B,
     /// Moves made so far.
     pub moves: u32,
 }
 
-impl GravityPosition {
+impl<B: Bits> GravityPosition<B> {
     /// Moves made so far.
     pub fn plies(&self) -> u32 {
         self.moves
     }
 
     /// Stones of the player who just moved.
-    pub fn opponent(&self) -> u64 {
+    pub fn opponent(&self) -> B {
         self.current ^ self.mask
     }
 }
 
 /// The rules of one gravity game: `width` columns, `height` rows, `k` in a row wins.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GravityBoard {
+pub struct GravityBoard<B = u64> {
     width: u32,
     height: u32,
     k: u32,
     /// The bottom cell of every column.
-    bottom: u64,
+    bottom: B,
     /// Every playable cell.
-    board: u64,
+    board: B,
     /// Shifts of the four directions: vertical, horizontal, the two diagonals.
     dirs: [u32; 4],
-    /// `k = 4` and every shift of [`GravityBoard::winning4`] below 64.
+    /// `k = 4` and every shift of [`GravityBoard::winning4`] below the word's width.
     fast4: bool,
 }
 
-/// `x << n`, zero when `n >= 64`.
-#[inline(always)]
-fn shl(x: u64, n: u32) -> u64 {
-    x.checked_shl(n).unwrap_or(0)
-}
-
-/// `x >> n`, zero when `n >= 64`.
-#[inline(always)]
-fn shr(x: u64, n: u32) -> u64 {
-    x.checked_shr(n).unwrap_or(0)
-}
-
+/// The boards of the 64-bit layout, the engine's common case.
 impl GravityBoard {
-    /// The board of `width` columns, `height` rows and `k` in a row; refused when it does not fit
-    /// 64 bits (`width*(height+1) > 64`) or a number is zero.
+    /// The board of `width` columns, `height` rows and `k` in a row in the 64-bit layout;
+    /// refused when it does not fit 64 bits (`width*(height+1) > 64`) or a number is zero.
     pub fn new(width: u32, height: u32, k: u32) -> Result<GravityBoard, GravityError> {
-        if width == 0 || height == 0 || k == 0 {
-            return Err(GravityError::Empty { width, height, k });
-        }
-        if !GravityBoard::fits(width, height) {
-            let bits = width.saturating_mul(height.saturating_add(1));
-            return Err(GravityError::TooLarge { width, height, bits });
-        }
-        let h1 = height + 1;
-        let mut bottom = 0u64;
-        let mut board = 0u64;
-        for c in 0..width {
-            bottom |= 1 << (c * h1);
-            board |= ((1u64 << height) - 1) << (c * h1);
-        }
-        let fast4 = k == 4 && 3 * (h1 + 1) < 64;
-        Ok(GravityBoard { width, height, k, bottom, board, dirs: [1, h1, height, h1 + 1], fast4 })
+        GravityBoard::sized(width, height, k)
     }
 
-    /// Whether a `width` x `height` board fits the layout (`width*(height+1) <= 64`).
+    /// Whether a `width` x `height` board fits the 64-bit layout (`width*(height+1) <= 64`).
     ///
     /// ```
     /// use xo_core::games::gravity::GravityBoard;
@@ -145,10 +144,11 @@ impl GravityBoard {
     /// assert!(!GravityBoard::fits(8, 8) && !GravityBoard::fits(10, 6));
     /// ```
     pub fn fits(width: u32, height: u32) -> bool {
-        width >= 1 && height >= 1 && (width as u64) * (height as u64 + 1) <= 64
+        GravityBoard::<u64>::fits_layout(width, height)
     }
 
-    /// The board for `rules`: a gravity game with own marks, `k` in a row, not misère, that fits.
+    /// The board for `rules` in the 64-bit layout: a gravity game with own marks, `k` in a row,
+    /// not misère, that fits.
     ///
     /// ```
     /// use xo_core::games::gravity::GravityBoard;
@@ -158,11 +158,49 @@ impl GravityBoard {
     /// assert!(GravityBoard::from_rules(&parse_game("tictactoe").unwrap()).is_err());
     /// ```
     pub fn from_rules(rules: &Rules) -> Result<GravityBoard, GravityError> {
+        GravityBoard::for_rules(rules)
+    }
+}
+
+impl<B: Bits> GravityBoard<B> {
+    /// The board of `width` columns, `height` rows and `k` in a row in the layout of words `B`;
+    /// refused when it does not fit (`width*(height+1) > B::BITS`, more than 32 columns) or a
+    /// number is zero.
+    pub fn sized(width: u32, height: u32, k: u32) -> Result<GravityBoard<B>, GravityError> {
+        if width == 0 || height == 0 || k == 0 {
+            return Err(GravityError::Empty { width, height, k });
+        }
+        if !GravityBoard::<B>::fits_layout(width, height) {
+            let bits = width.saturating_mul(height.saturating_add(1));
+            return Err(GravityError::TooLarge { width, height, bits, word: B::BITS });
+        }
+        let h1 = height + 1;
+        let mut bottom = B::ZERO;
+        let mut board = B::ZERO;
+        for c in 0..width {
+            bottom |= B::ONE << (c * h1);
+            board |= ((B::ONE << height) - B::ONE) << (c * h1);
+        }
+        let fast4 = k == 4 && 3 * (h1 + 1) < B::BITS;
+        Ok(GravityBoard { width, height, k, bottom, board, dirs: [1, h1, height, h1 + 1], fast4 })
+    }
+
+    /// Whether a `width` x `height` board fits the layout of words `B` (`width*(height+1) <=
+    /// B::BITS`, at most [`MAX_COLUMNS`] columns).
+    pub fn fits_layout(width: u32, height: u32) -> bool {
+        width >= 1
+            && height >= 1
+            && width <= MAX_COLUMNS
+            && (width as u64) * (height as u64 + 1) <= B::BITS as u64
+    }
+
+    /// The board for `rules` in the layout of words `B` (see [`GravityBoard::from_rules`]).
+    pub fn for_rules(rules: &Rules) -> Result<GravityBoard<B>, GravityError> {
         let k = match (&rules.marks, &rules.goal) {
             (Marks::Own, Goal::InRow(k)) if rules.gravity && !rules.misere => *k,
             _ => return Err(GravityError::NotGravity(rules.name.clone())),
         };
-        GravityBoard::new(rules.width, rules.height, k)
+        GravityBoard::sized(rules.width, rules.height, k)
     }
 
     /// Columns.
@@ -186,46 +224,46 @@ impl GravityBoard {
     }
 
     /// Every playable cell, as a bitboard.
-    pub fn board_mask(&self) -> u64 {
+    pub fn board_mask(&self) -> B {
         self.board
     }
 
     /// The empty board.
-    pub fn start(&self) -> GravityPosition {
+    pub fn start(&self) -> GravityPosition<B> {
         GravityPosition::default()
     }
 
     /// The cells of column `col` (0-based).
     #[inline]
-    pub fn column_mask(&self, col: u32) -> u64 {
-        ((1u64 << self.height) - 1) << (col * (self.height + 1))
+    pub fn column_mask(&self, col: u32) -> B {
+        ((B::ONE << self.height) - B::ONE) << (col * (self.height + 1))
     }
 
     #[inline]
-    fn top_mask(&self, col: u32) -> u64 {
-        1u64 << (self.height - 1 + col * (self.height + 1))
+    fn top_mask(&self, col: u32) -> B {
+        B::ONE << (self.height - 1 + col * (self.height + 1))
     }
 
     #[inline]
-    fn bottom_mask(&self, col: u32) -> u64 {
-        1u64 << (col * (self.height + 1))
+    fn bottom_mask(&self, col: u32) -> B {
+        B::ONE << (col * (self.height + 1))
     }
 
     /// Whether column `col` (0-based) has room.
     #[inline]
-    pub fn can_play(&self, pos: &GravityPosition, col: u32) -> bool {
-        col < self.width && pos.mask & self.top_mask(col) == 0
+    pub fn can_play(&self, pos: &GravityPosition<B>, col: u32) -> bool {
+        col < self.width && pos.mask & self.top_mask(col) == B::ZERO
     }
 
     /// Drops a stone of the player to move in column `col` (0-based); the column must have room.
     #[inline]
-    pub fn play(&self, pos: &mut GravityPosition, col: u32) {
+    pub fn play(&self, pos: &mut GravityPosition<B>, col: u32) {
         self.play_cell(pos, (pos.mask + self.bottom_mask(col)) & self.column_mask(col));
     }
 
     /// Plays the stone `cell` (one bit, a playable cell).
     #[inline]
-    pub fn play_cell(&self, pos: &mut GravityPosition, cell: u64) {
+    pub fn play_cell(&self, pos: &mut GravityPosition<B>, cell: B) {
         pos.current ^= pos.mask;
         pos.mask |= cell;
         pos.moves += 1;
@@ -233,45 +271,46 @@ impl GravityBoard {
 
     /// The cell a stone dropped in every column would take (one bit per column with room).
     #[inline]
-    pub fn possible(&self, pos: &GravityPosition) -> u64 {
+    pub fn possible(&self, pos: &GravityPosition<B>) -> B {
         (pos.mask + self.bottom) & self.board
     }
 
     /// Whether playing column `col` (0-based, with room) makes `k` in a row for the player to move.
     #[inline]
-    pub fn is_winning_move(&self, pos: &GravityPosition, col: u32) -> bool {
+    pub fn is_winning_move(&self, pos: &GravityPosition<B>, col: u32) -> bool {
         self.can_play(pos, col)
             && self.winning_cells(pos.current, pos.mask)
                 & self.possible(pos)
                 & self.column_mask(col)
-                != 0
+                != B::ZERO
     }
 
     /// Whether the player to move can win at once.
     #[inline]
-    pub fn can_win_next(&self, pos: &GravityPosition) -> bool {
-        self.winning_cells(pos.current, pos.mask) & self.possible(pos) != 0
+    pub fn can_win_next(&self, pos: &GravityPosition<B>) -> bool {
+        self.winning_cells(pos.current, pos.mask) & self.possible(pos) != B::ZERO
     }
 
     /// The empty cells where one more stone of `stones` completes `k` in a row (whether or not
     /// they can be played yet).
     #[inline]
-    pub fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
+    pub fn winning_cells(&self, stones: B, mask: B) -> B {
         let r = if self.fast4 { self.winning4(stones) } else { self.winning_k(stones) };
         r & (self.board ^ mask)
     }
 
     /// [`GravityBoard::winning_cells`] for `k = 4`, by shifts of 1, 2 and 3 steps (every shift
-    /// below 64: boards up to 19 rows).
+    /// below the word's width: boards up to 19 rows in 64 bits).
     #[inline(always)]
-    fn winning4(&self, p: u64) -> u64 {
+    fn winning4(&self, p: B) -> B {
         debug_assert!(self.fast4);
+        let top = B::BITS - 1;
         // Vertical: three stones below.
         let mut r = (p << 1) & (p << 2) & (p << 3);
         for &s in &self.dirs[1..] {
-            let s = s & 63;
-            let s2 = (2 * s) & 63;
-            let s3 = (3 * s) & 63;
+            let s = s & top;
+            let s2 = (2 * s) & top;
+            let s3 = (3 * s) & top;
             let left = (p << s) & (p << s2);
             r |= left & (p << s3);
             r |= left & (p >> s);
@@ -284,33 +323,33 @@ impl GravityBoard {
 
     /// [`GravityBoard::winning_cells`] for any `k`: a cell wins when, along some direction, `a`
     /// stones lie on one side of it and `k - 1 - a` on the other.
-    fn winning_k(&self, p: u64) -> u64 {
+    fn winning_k(&self, p: B) -> B {
         let k = self.k;
-        if k > 64 {
-            return 0;
+        if k > B::BITS {
+            return B::ZERO;
         }
-        let mut r = 0u64;
+        let mut r = B::ZERO;
         for &s in &self.dirs {
             if k <= 16 {
                 // before[i]: the i cells before are stones; after[i]: the i cells after.
-                let mut before = [!0u64; 16];
-                let mut after = [!0u64; 16];
+                let mut before = [B::ALL; 16];
+                let mut after = [B::ALL; 16];
                 for i in 1..k as usize {
                     let d = (i as u32).saturating_mul(s);
-                    before[i] = before[i - 1] & shl(p, d);
-                    after[i] = after[i - 1] & shr(p, d);
+                    before[i] = before[i - 1] & p.shl_or_zero(d);
+                    after[i] = after[i - 1] & p.shr_or_zero(d);
                 }
                 for a in 0..k as usize {
                     r |= before[a] & after[k as usize - 1 - a];
                 }
             } else {
                 for a in 0..k {
-                    let mut run = !0u64;
+                    let mut run = B::ALL;
                     for i in 1..=a {
-                        run &= shl(p, i.saturating_mul(s));
+                        run &= p.shl_or_zero(i.saturating_mul(s));
                     }
                     for i in 1..k - a {
-                        run &= shr(p, i.saturating_mul(s));
+                        run &= p.shr_or_zero(i.saturating_mul(s));
                     }
                     r |= run;
                 }
@@ -320,22 +359,22 @@ impl GravityBoard {
     }
 
     /// Whether `stones` hold `k` in a row.
-    pub fn has_line(&self, stones: u64) -> bool {
+    pub fn has_line(&self, stones: B) -> bool {
         self.dirs.iter().any(|&s| {
             let mut run = stones;
             for i in 1..self.k {
-                run &= shr(stones, i.saturating_mul(s));
-                if run == 0 {
+                run &= stones.shr_or_zero(i.saturating_mul(s));
+                if run == B::ZERO {
                     break;
                 }
             }
-            run != 0
+            run != B::ZERO
         })
     }
 
     /// The result for the player to move when the game is over (the player who just moved made
     /// `k` in a row: a loss; the board is full: a draw), `None` while it goes on.
-    pub fn outcome(&self, pos: &GravityPosition) -> Option<Value> {
+    pub fn outcome(&self, pos: &GravityPosition<B>) -> Option<Value> {
         if self.has_line(pos.opponent()) {
             Some(Value::Loss)
         } else if pos.mask == self.board {
@@ -348,27 +387,27 @@ impl GravityBoard {
     /// A key unique to the position (for this board): `current + mask` (the stones of the player
     /// to move plus every stone; adding sets the first empty bit of each column as a marker).
     #[inline]
-    pub fn key(&self, pos: &GravityPosition) -> u64 {
+    pub fn key(&self, pos: &GravityPosition<B>) -> B {
         pos.current + pos.mask
     }
 
     /// The key of the position mirrored left to right.
-    pub fn mirror_key(&self, pos: &GravityPosition) -> u64 {
+    pub fn mirror_key(&self, pos: &GravityPosition<B>) -> B {
         self.mirror(pos.current) + self.mirror(pos.mask)
     }
 
     /// The smaller of the key and the mirror key: equal for mirror images.
     #[inline]
-    pub fn symmetric_key(&self, pos: &GravityPosition) -> u64 {
+    pub fn symmetric_key(&self, pos: &GravityPosition<B>) -> B {
         self.key(pos).min(self.mirror_key(pos))
     }
 
     /// `bits` with the columns in reverse order.
     #[inline]
-    pub fn mirror(&self, bits: u64) -> u64 {
+    pub fn mirror(&self, bits: B) -> B {
         let h1 = self.height + 1;
-        let col = (1u64 << self.height) - 1;
-        let mut out = 0u64;
+        let col = (B::ONE << self.height) - B::ONE;
+        let mut out = B::ZERO;
         for c in 0..self.width {
             out |= ((bits >> (c * h1)) & col) << ((self.width - 1 - c) * h1);
         }
@@ -389,7 +428,7 @@ impl GravityBoard {
     /// assert!(c4.from_moves("1212121").is_ok()); // the last move may win...
     /// assert!(c4.from_moves("12121213").is_err()); // ...but nothing may follow it
     /// ```
-    pub fn from_moves(&self, moves: &str) -> Result<GravityPosition, GravityError> {
+    pub fn from_moves(&self, moves: &str) -> Result<GravityPosition<B>, GravityError> {
         let separated = moves.contains(|c: char| c.is_whitespace() || c == ',');
         let tokens: Vec<&str> = if separated {
             moves.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).collect()
@@ -431,7 +470,7 @@ impl GravityBoard {
     /// assert_eq!(pos, b.from_moves("12").unwrap());
     /// assert!(b.from_cells(&[1, 0, 0, 0, 0, 0]).is_err()); // floating
     /// ```
-    pub fn from_cells(&self, cells: &[u8]) -> Result<GravityPosition, GravityError> {
+    pub fn from_cells(&self, cells: &[u8]) -> Result<GravityPosition<B>, GravityError> {
         let (w, h) = (self.width as usize, self.height as usize);
         if cells.len() != w * h {
             return Err(GravityError::BadCells(format!(
@@ -441,11 +480,11 @@ impl GravityBoard {
                 h
             )));
         }
-        let (mut x, mut o) = (0u64, 0u64);
+        let (mut x, mut o) = (B::ZERO, B::ZERO);
         for col in 0..w {
             for row_up in 0..h {
                 let cell = cells[(h - 1 - row_up) * w + col];
-                let bit = 1u64 << (col * (h + 1) + row_up);
+                let bit = B::ONE << (col * (h + 1) + row_up) as u32;
                 match cell {
                     0 => {}
                     1 => x |= bit,
@@ -454,7 +493,7 @@ impl GravityBoard {
                         return Err(GravityError::BadCells(format!("cell value {other}")));
                     }
                 }
-                if cell != 0 && row_up > 0 && (x | o) & (bit >> 1) == 0 {
+                if cell != 0 && row_up > 0 && (x | o) & (bit >> 1) == B::ZERO {
                     return Err(GravityError::BadCells(format!(
                         "a stone floats in column {}",
                         col + 1
@@ -474,20 +513,20 @@ impl GravityBoard {
     }
 
     /// The position of a validated xo position of these rules (see [`GravityBoard::from_cells`]).
-    pub fn from_position(&self, pos: &Position) -> Result<GravityPosition, GravityError> {
+    pub fn from_position(&self, pos: &Position) -> Result<GravityPosition<B>, GravityError> {
         self.from_cells(pos.cells())
     }
 
     /// The cells of `pos` in xo's reading order (the inverse of [`GravityBoard::from_cells`]).
-    pub fn to_cells(&self, pos: &GravityPosition) -> Vec<u8> {
+    pub fn to_cells(&self, pos: &GravityPosition<B>) -> Vec<u8> {
         let (w, h) = (self.width as usize, self.height as usize);
         let first_to_move = pos.moves.is_multiple_of(2);
         let mut cells = vec![0u8; w * h];
         for col in 0..w {
             for row_up in 0..h {
-                let bit = 1u64 << (col * (h + 1) + row_up);
-                if pos.mask & bit != 0 {
-                    let mine = pos.current & bit != 0;
+                let bit = B::ONE << (col * (h + 1) + row_up) as u32;
+                if pos.mask & bit != B::ZERO {
+                    let mine = pos.current & bit != B::ZERO;
                     cells[(h - 1 - row_up) * w + col] = if mine == first_to_move { 1 } else { 2 };
                 }
             }

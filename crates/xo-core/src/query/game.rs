@@ -365,7 +365,7 @@ fn choose_engine(rules: &Rules, question: Question) -> Result<Engine, InputError
         Question::Value | Question::Score | Question::Analysis { .. } => {
             if is_treblecross(rules) && cells >= 3 {
                 Ok(Engine::TreblecrossGrundy)
-            } else if crate::games::gravity::GravityBoard::from_rules(rules).is_ok() {
+            } else if crate::games::gravity::GravityBoard::<u128>::for_rules(rules).is_ok() {
                 Ok(Engine::Gravity)
             } else if lol_outer_mark(rules).is_some() && (!fits || question == Question::Value) {
                 Ok(Engine::LolComponents)
@@ -373,7 +373,8 @@ fn choose_engine(rules: &Rules, question: Question) -> Result<Engine, InputError
                 Ok(Engine::Negamax)
             } else {
                 Err(too_large(
-                    "xo solves LOL-like and Treblecross strips of any length, and other games on",
+                    "xo solves LOL-like and Treblecross strips of any length, Connect Four's family \
+                     up to 32 columns with columns*(rows+1) <= 128, and other games on",
                 ))
             }
         }

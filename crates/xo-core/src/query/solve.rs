@@ -170,6 +170,8 @@ fn negamax(
     Ok(())
 }
 
+/// The gravity engine, in the narrowest layout the board fits (64 bits for Connect Four and
+/// every board up to 8x7, 128 bits for the rest).
 fn gravity(
     rules: &Rules,
     pos: &Position,
@@ -178,10 +180,25 @@ fn gravity(
     meter: &Meter,
     report: &mut SolveReport,
 ) -> Result<(), Stopped> {
-    let Asked { value_only, score_only, winning_only } = asked;
     use crate::games::gravity::GravityBoard;
+    if let Ok(board) = GravityBoard::<u64>::for_rules(rules) {
+        gravity_in(board, pos, asked, book, meter, report)
+    } else {
+        let board = GravityBoard::<u128>::for_rules(rules).expect("the query chose the engine");
+        gravity_in(board, pos, asked, book, meter, report)
+    }
+}
+
+fn gravity_in<B: crate::games::gravity::Bits>(
+    board: crate::games::gravity::GravityBoard<B>,
+    pos: &Position,
+    asked: Asked,
+    book: Option<&std::sync::Arc<crate::solve::book::Book>>,
+    meter: &Meter,
+    report: &mut SolveReport,
+) -> Result<(), Stopped> {
+    let Asked { value_only, score_only, winning_only } = asked;
     use crate::solve::gravity::{to_scored, GravitySolver};
-    let board = GravityBoard::from_rules(rules).expect("the query chose the gravity engine");
     let bits = board.from_position(pos).expect("a validated position of the board");
     let bytes =
         GravitySolver::suggested_table_bytes(&board, pos.plies(), meter.budget().memory_bytes);

@@ -10,7 +10,7 @@
 //! mirror-symmetric key and its score), and a CRC-32 of everything.
 
 use crate::budget::{Limit, Meter, Stopped};
-use crate::games::gravity::{GravityBoard, GravityPosition};
+use crate::games::gravity::{Bits, GravityBoard, GravityPosition};
 use crate::solve::gravity::{win_at, GravitySolver};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -195,16 +195,16 @@ impl Book {
 
     /// The exact score of `pos` (a position of `board`), if the book holds it.
     #[inline]
-    pub fn get(&self, board: &GravityBoard, pos: &GravityPosition) -> Option<i32> {
+    pub fn get<B: Bits>(&self, board: &GravityBoard<B>, pos: &GravityPosition<B>) -> Option<i32> {
         if pos.moves > self.depth {
             return None;
         }
-        let key = board.symmetric_key(pos);
+        let key = u64::try_from(board.symmetric_key(pos).to_u128()).ok()?;
         self.keys.binary_search(&key).ok().map(|i| i32::from(self.scores[i]))
     }
 
     /// Whether the book is of `board`'s game.
-    pub fn fits(&self, board: &GravityBoard) -> bool {
+    pub fn fits<B: Bits>(&self, board: &GravityBoard<B>) -> bool {
         (self.width, self.height, self.k) == (board.width(), board.height(), board.k())
     }
 

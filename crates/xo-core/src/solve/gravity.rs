@@ -51,7 +51,7 @@
 //! ```
 
 use crate::budget::{Meter, Stopped, Ticker};
-use crate::games::gravity::{GravityBoard, GravityPosition};
+use crate::games::gravity::{Bits, GravityBoard, GravityPosition};
 use crate::value::Scored;
 use crate::Value;
 
@@ -80,7 +80,7 @@ const MIN_INDEX_BITS: u32 = 10;
 /// assert_eq!(to_scored(&c4, 5, 19).remoteness, 1);
 /// assert_eq!(to_scored(&c4, 5, 0).remoteness, 37);
 /// ```
-pub fn to_scored(board: &GravityBoard, plies: u32, score: i32) -> Scored {
+pub fn to_scored<B: Bits>(board: &GravityBoard<B>, plies: u32, score: i32) -> Scored {
     let n = board.cells() as i32;
     let m = plies as i32;
     if score == 0 {
@@ -110,11 +110,15 @@ enum Entries {
     Narrow(Vec<u32>),
     /// Wider (smaller tables, or boards of more key bits such as 8x7).
     Wide(Vec<u64>),
+    /// Wider still (boards of the 128-bit layout with more than 64 bits of key rest and bound).
+    Huge(Vec<u128>),
 }
 
 /// A transposition table of bounds, `2^bits` entries, indexed by a bijective mix of the key.
-struct Table {
+struct Table<B> {
     entries: Entries,
+    /// Keys are words of the board's layout.
+    word: std::marker::PhantomData<B>,
     bits: u32,
     /// Key bits: `W*(H+1)`.
     key_bits: u32,
@@ -122,28 +126,28 @@ struct Table {
     value_bits: u32,
 }
 
-impl Table {
-    /// The index bits and width (narrow or not) of a table of at most about `bytes` bytes.
-    fn shape(bytes: usize, key_bits: u32, value_bits: u32) -> (u32, bool) {
-        let fit = |entry: usize| -> u32 {
+impl<B: Bits> Table<B> {
+    /// The index bits and entry bytes (4, 8 or 16: the narrowest that holds a key rest and a
+    /// bound) of a table of at most about `bytes` bytes.
+    fn shape(bytes: usize, key_bits: u32, value_bits: u32) -> (u32, usize) {
+        for entry in [4usize, 8] {
             let entries = (bytes / entry).max(1);
-            (usize::BITS - 1 - entries.leading_zeros()).max(MIN_INDEX_BITS)
-        };
-        let bits = fit(4);
-        if key_bits.saturating_sub(bits) + value_bits <= 32 {
-            (bits, true)
-        } else {
-            (fit(8), false)
+            let bits = (usize::BITS - 1 - entries.leading_zeros()).max(MIN_INDEX_BITS);
+            if key_bits.saturating_sub(bits) + value_bits <= 8 * entry as u32 {
+                return (bits, entry);
+            }
         }
+        let entries = (bytes / 16).max(1);
+        ((usize::BITS - 1 - entries.leading_zeros()).max(MIN_INDEX_BITS), 16)
     }
 
-    fn bytes(bits: u32, narrow: bool) -> usize {
-        (if narrow { 4 } else { 8 }) << bits
+    fn bytes(bits: u32, entry: usize) -> usize {
+        entry << bits
     }
 
     /// A table of zeros; `touch` writes every page now (instead of at first use: a query then
     /// pays no page faults, but the allocation takes as long as writing the table).
-    fn new(bits: u32, narrow: bool, key_bits: u32, value_bits: u32, touch: bool) -> Table {
+    fn new(bits: u32, entry: usize, key_bits: u32, value_bits: u32, touch: bool) -> Table<B> {
         fn zeros<T: Copy + Default>(len: usize, touch: bool) -> Vec<T> {
             if touch {
                 let mut v = Vec::with_capacity(len);
@@ -154,54 +158,60 @@ impl Table {
             }
         }
         let len = 1usize << bits;
-        let entries = if narrow {
-            Entries::Narrow(zeros(len, touch))
-        } else {
-            Entries::Wide(zeros(len, touch))
+        let entries = match entry {
+            4 => Entries::Narrow(zeros(len, touch)),
+            8 => Entries::Wide(zeros(len, touch)),
+            _ => Entries::Huge(zeros(len, touch)),
         };
-        Table { entries, bits, key_bits, value_bits }
+        Table { entries, word: std::marker::PhantomData, bits, key_bits, value_bits }
     }
 
     /// A bijection of `key_bits`-bit keys that spreads every key bit over the index.
     #[inline(always)]
-    fn mix(&self, key: u64) -> u64 {
+    fn mix(&self, key: B) -> B {
         let kb = self.key_bits;
-        let low = if kb >= 64 { !0 } else { (1u64 << kb) - 1 };
+        let low = B::ALL.shr_or_zero(B::BITS - kb.min(B::BITS));
         let half = kb.div_ceil(2);
         let mut x = key;
         x ^= x >> half;
-        x = x.wrapping_mul(0x9E37_79B9_7F4A_7C15) & low;
+        x = x.wrapping_mul(B::MIX[0]) & low;
         x ^= x >> half;
-        x = x.wrapping_mul(0xD6E8_FEB8_6659_FD93) & low;
+        x = x.wrapping_mul(B::MIX[1]) & low;
         x ^= x >> half;
         x
     }
 
+    /// The index of a mixed key, and the rest of it (what the entry keeps).
     #[inline(always)]
-    fn get(&self, key: u64) -> u32 {
-        let x = self.mix(key);
-        let i = (x & ((1u64 << self.bits) - 1)) as usize;
-        let rest = x >> self.bits;
-        let vmask = (1u64 << self.value_bits) - 1;
-        let e = match &self.entries {
-            Entries::Narrow(t) => t[i] as u64,
-            Entries::Wide(t) => t[i],
-        };
+    fn split(&self, x: B) -> (usize, B) {
+        let index = (x & ((B::ONE << self.bits) - B::ONE)).to_u128() as usize;
+        (index, x >> self.bits)
+    }
+
+    #[inline(always)]
+    fn get(&self, key: B) -> u32 {
+        let (i, rest) = self.split(self.mix(key));
+        // An entry's rest and bound fit the word (at most 118 + 8 bits in 128, 54 + 8 in 64).
+        let e = B::from_u128(match &self.entries {
+            Entries::Narrow(t) => t[i] as u128,
+            Entries::Wide(t) => t[i] as u128,
+            Entries::Huge(t) => t[i],
+        });
         if e >> self.value_bits == rest {
-            (e & vmask) as u32
+            (e & ((B::ONE << self.value_bits) - B::ONE)).to_u128() as u32
         } else {
             0
         }
     }
 
     #[inline(always)]
-    fn put(&mut self, key: u64, value: u32) {
-        let x = self.mix(key);
-        let i = (x & ((1u64 << self.bits) - 1)) as usize;
-        let e = (x >> self.bits) << self.value_bits | value as u64;
+    fn put(&mut self, key: B, value: u32) {
+        let (i, rest) = self.split(self.mix(key));
+        let e = (rest << self.value_bits | B::from_u128(value as u128)).to_u128();
         match &mut self.entries {
             Entries::Narrow(t) => t[i] = e as u32,
-            Entries::Wide(t) => t[i] = e,
+            Entries::Wide(t) => t[i] = e as u64,
+            Entries::Huge(t) => t[i] = e,
         }
     }
 }
@@ -220,10 +230,10 @@ impl Table {
 /// let pos = c4.from_moves("2252576253462244111563365343671351441").unwrap();
 /// assert_eq!(solver.score(&pos, &meter), Ok(-1));
 /// ```
-pub struct GravitySolver {
-    board: GravityBoard,
+pub struct GravitySolver<B = u64> {
+    board: GravityBoard<B>,
     table_bytes: usize,
-    table: Option<Table>,
+    table: Option<Table<B>>,
     /// Columns, centre first.
     order: Vec<u32>,
     /// Upper bound of the score after `m` stones when the mover cannot win at once.
@@ -245,10 +255,10 @@ pub struct GravitySolver {
     book_depth: Option<u32>,
 }
 
-impl GravitySolver {
+impl<B: Bits> GravitySolver<B> {
     /// A solver for `board` with a transposition table of about `table_bytes` bytes (at least a
     /// few KiB), allocated at the first query.
-    pub fn new(board: &GravityBoard, table_bytes: usize) -> GravitySolver {
+    pub fn new(board: &GravityBoard<B>, table_bytes: usize) -> GravitySolver<B> {
         let (w, h, k) = (board.width(), board.height(), board.k());
         let n = board.cells() as i32;
         let order = (0..w)
@@ -312,7 +322,7 @@ impl GravitySolver {
 
     /// The book's score of `pos`, if it has one.
     #[inline]
-    fn book_score(&self, pos: &GravityPosition) -> Option<i32> {
+    fn book_score(&self, pos: &GravityPosition<B>) -> Option<i32> {
         match (&self.book, self.book_depth) {
             (Some(book), Some(depth)) if pos.moves <= depth => book.get(&self.board, pos),
             _ => None,
@@ -339,7 +349,7 @@ impl GravitySolver {
     /// assert_eq!(GravitySolver::suggested_table_bytes(&big, 0, 8 << 30), 4 << 30);
     /// assert_eq!(GravitySolver::suggested_table_bytes(&big, 0, 256 << 20), 256 << 20);
     /// ```
-    pub fn suggested_table_bytes(board: &GravityBoard, plies: u32, budget_bytes: u64) -> usize {
+    pub fn suggested_table_bytes(board: &GravityBoard<B>, plies: u32, budget_bytes: u64) -> usize {
         let empty = board.cells().saturating_sub(plies);
         let want: u64 = if empty * 10 <= board.cells() * 9 {
             4 << 20
@@ -352,7 +362,7 @@ impl GravitySolver {
     }
 
     /// The board.
-    pub fn board(&self) -> &GravityBoard {
+    pub fn board(&self) -> &GravityBoard<B> {
         &self.board
     }
 
@@ -376,8 +386,8 @@ impl GravitySolver {
 
     /// The bytes the table takes once allocated.
     pub fn table_bytes(&self) -> usize {
-        let (bits, narrow) = Table::shape(self.table_bytes, self.key_bits(), self.value_bits());
-        Table::bytes(bits, narrow)
+        let (bits, entry) = Table::<B>::shape(self.table_bytes, self.key_bits(), self.value_bits());
+        Table::<B>::bytes(bits, entry)
     }
 
     /// Forgets everything the table learned.
@@ -413,9 +423,9 @@ impl GravitySolver {
     fn allocate(&mut self, meter: &Meter, touch: bool) -> Search<()> {
         if self.table.is_none() {
             let (kb, vb) = (self.key_bits(), self.value_bits());
-            let (bits, narrow) = Table::shape(self.table_bytes, kb, vb);
-            meter.reserve(Table::bytes(bits, narrow) as u64)?;
-            self.table = Some(Table::new(bits, narrow, kb, vb, touch));
+            let (bits, entry) = Table::<B>::shape(self.table_bytes, kb, vb);
+            meter.reserve(Table::<B>::bytes(bits, entry) as u64)?;
+            self.table = Some(Table::new(bits, entry, kb, vb, touch));
         }
         Ok(())
     }
@@ -442,7 +452,7 @@ impl GravitySolver {
     /// let mut solver = GravitySolver::new(&b, 1 << 20);
     /// assert_eq!(solver.score(&b.start(), &Meter::default()), Ok(0)); // 5x4 is a draw
     /// ```
-    pub fn score(&mut self, pos: &GravityPosition, meter: &Meter) -> Search<i32> {
+    pub fn score(&mut self, pos: &GravityPosition<B>, meter: &Meter) -> Search<i32> {
         self.begin(meter)?;
         let n = self.board.cells() as i32;
         let s = self.solve(pos, meter, -n, n);
@@ -450,7 +460,7 @@ impl GravitySolver {
     }
 
     /// The value of `pos` for the player to move: the score's sign, by the narrowest search.
-    pub fn value(&mut self, pos: &GravityPosition, meter: &Meter) -> Search<Value> {
+    pub fn value(&mut self, pos: &GravityPosition<B>, meter: &Meter) -> Search<Value> {
         self.begin(meter)?;
         let s = self.solve(pos, meter, -1, 1);
         self.finish(meter, sign_value(s))
@@ -472,7 +482,7 @@ impl GravitySolver {
     /// ```
     pub fn move_scores(
         &mut self,
-        pos: &GravityPosition,
+        pos: &GravityPosition<B>,
         meter: &Meter,
     ) -> Search<Vec<(u32, Option<i32>)>> {
         let n = self.board.cells() as i32;
@@ -495,7 +505,7 @@ impl GravitySolver {
     /// ```
     pub fn move_values(
         &mut self,
-        pos: &GravityPosition,
+        pos: &GravityPosition<B>,
         meter: &Meter,
     ) -> Search<Vec<(u32, Option<Value>)>> {
         let values = self.moves_within(pos, meter, -1, 1)?;
@@ -505,7 +515,7 @@ impl GravitySolver {
     /// Every column's score for the mover, clamped to `[lo, hi]`.
     fn moves_within(
         &mut self,
-        pos: &GravityPosition,
+        pos: &GravityPosition<B>,
         meter: &Meter,
         lo: i32,
         hi: i32,
@@ -550,7 +560,7 @@ impl GravitySolver {
     /// let s = GravitySolver::new(&b, 1 << 20).scored(&b.start(), &Meter::default()).unwrap();
     /// assert_eq!(s.value, Value::Win);
     /// ```
-    pub fn scored(&mut self, pos: &GravityPosition, meter: &Meter) -> Search<Scored> {
+    pub fn scored(&mut self, pos: &GravityPosition<B>, meter: &Meter) -> Search<Scored> {
         let s = self.score(pos, meter)?;
         Ok(to_scored(&self.board, pos.plies(), s))
     }
@@ -559,7 +569,7 @@ impl GravitySolver {
     /// counts the move itself): `(column, None)` for a full column.
     pub fn move_scored(
         &mut self,
-        pos: &GravityPosition,
+        pos: &GravityPosition<B>,
         meter: &Meter,
     ) -> Search<Vec<(u32, Option<Scored>)>> {
         let scores = self.move_scores(pos, meter)?;
@@ -571,7 +581,7 @@ impl GravitySolver {
 
     /// The score of `pos` clamped to `[lo, hi]` (a window of `[-1, 1]` gives the value), by
     /// null-window searches.
-    fn solve(&mut self, pos: &GravityPosition, meter: &Meter, lo: i32, hi: i32) -> i32 {
+    fn solve(&mut self, pos: &GravityPosition<B>, meter: &Meter, lo: i32, hi: i32) -> i32 {
         let n = self.board.cells() as i32;
         let m = pos.moves as i32;
         if self.board.has_line(pos.opponent()) {
@@ -610,21 +620,21 @@ impl GravitySolver {
 
     /// The moves of `pos` that do not let the opponent win at once, as cells.
     #[inline]
-    fn non_losing_moves(&self, pos: &GravityPosition) -> u64 {
+    fn non_losing_moves(&self, pos: &GravityPosition<B>) -> B {
         let b = &self.board;
         let mut possible = b.possible(pos);
         let theirs = b.winning_cells(pos.opponent(), pos.mask);
         let forced = possible & theirs;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                return 0;
+        if forced != B::ZERO {
+            if forced & (forced - B::ONE) != B::ZERO {
+                return B::ZERO;
             }
             possible = forced;
         }
         possible & !(theirs >> 1)
     }
 
-    fn table_key(&self, pos: &GravityPosition) -> u64 {
+    fn table_key(&self, pos: &GravityPosition<B>) -> B {
         if pos.moves < self.symmetric_below {
             self.board.symmetric_key(pos)
         } else {
@@ -636,7 +646,7 @@ impl GravitySolver {
     /// the window. The mover cannot win at once.
     fn negamax(
         &mut self,
-        pos: &GravityPosition,
+        pos: &GravityPosition<B>,
         meter: &Meter,
         mut alpha: i32,
         mut beta: i32,
@@ -648,7 +658,7 @@ impl GravitySolver {
         let n = self.board.cells() as i32;
         let m = pos.moves as i32;
         let next = self.non_losing_moves(pos);
-        if next == 0 {
+        if next == B::ZERO {
             // Every move lets the opponent win with their next stone.
             return -win_at(n, m + 2);
         }
@@ -703,7 +713,7 @@ impl GravitySolver {
         let b = &self.board;
         for &col in self.order.iter().rev() {
             let cell = next & b.column_mask(col);
-            if cell == 0 {
+            if cell == B::ZERO {
                 continue;
             }
             let threats = b.winning_cells(pos.current | cell, pos.mask).count_ones() as u16;
@@ -754,7 +764,7 @@ impl GravitySolver {
     }
 
     #[inline]
-    fn store(&mut self, key: u64, value: u32) {
+    fn store(&mut self, key: B, value: u32) {
         if let Some(t) = self.table.as_mut() {
             t.put(key, value);
         }
