@@ -43,7 +43,12 @@ fn board_of(game: &str) -> Result<(String, GravityBoard)> {
             rules.name
         );
     }
-    let board = GravityBoard::from_rules(&rules).with_context(|| rules.name.clone())?;
+    let board = GravityBoard::from_rules(&rules).with_context(|| {
+        format!(
+            "{}: books keep 64-bit keys, so they are for boards of the 64-bit layout",
+            rules.name
+        )
+    })?;
     Ok((rules.name.clone(), board))
 }
 

@@ -347,6 +347,7 @@ const CORPUS: &[Case] = &[
     case("book-octal", &["book", "kayles", "--depth", "3"], Bad("gravity")),
     case("book-depth-word", &["book", "connect4", "--depth", "x"], Bad("--depth")),
     case("book-too-wide", &["book", "connect:20,20,4", "--depth", "3"], Bad("connect:20,20,4")),
+    case("book-128-bit-board", &["book", "connect:8,8,4", "--depth", "2"], Bad("64-bit layout")),
     case(
         "book-memory",
         &[
