@@ -30,6 +30,8 @@ pub struct Ask {
     pub budget: BudgetArgs,
     /// An opening book for the gravity engine.
     pub book: Option<std::sync::Arc<xo_core::solve::book::Book>>,
+    /// Threads the engine may use.
+    pub threads: usize,
 }
 
 /// How a command ended, for its exit status.
@@ -48,7 +50,7 @@ fn ask_one(
     out: &mut impl Write,
 ) -> Result<Ended> {
     let game = resolve_game(&ask.game, position)?;
-    let mut query = Query::new(game, position, ask.question)?;
+    let mut query = Query::new(game, position, ask.question)?.with_threads(ask.threads);
     if let Some(book) = &ask.book {
         query = query.with_book(book.clone());
     }

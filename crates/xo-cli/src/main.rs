@@ -74,6 +74,10 @@ enum Command {
         /// An opening book made by `xo book` (gravity games): its positions are not searched.
         #[arg(long, value_name = "FILE")]
         book: Option<std::path::PathBuf>,
+        /// Threads for gravity games (one shared table; the answer is the same with any number)
+        /// [default: the cores this process may use].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
         /// Solve --strong over MPI, every tier split among the ranks (run under mpirun; needs an
         /// xo built with --features mpi). The files are the single-process solve's, byte for
         /// byte.
@@ -267,6 +271,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         lines: at.lines,
         budget,
         book: None,
+        threads: 1,
     };
     match cli.command {
         Command::Solve { at, strong: true, db: Some(db), distributed: true, budget, .. } => {
@@ -294,7 +299,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 write!(out, "{}", xo_cli::render::render_answer(&query, &answer, false))?;
             }
         }
-        Command::Solve { at, value_only, winning, no_moves, budget, book, .. } => {
+        Command::Solve { at, value_only, winning, no_moves, budget, book, threads, .. } => {
             let question = if value_only {
                 Question::Value
             } else if no_moves {
@@ -304,6 +309,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let mut ask = query(at, question, budget);
             ask.book = book.as_deref().map(xo_cli::book::load).transpose()?;
+            ask.threads = threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                usize::from,
+            );
             ask::run(&ask, &mut out)?;
         }
         Command::Count { at, by_length, dense, budget } => {

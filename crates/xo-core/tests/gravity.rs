@@ -33,14 +33,15 @@ fn random_position(rules: &Rules, rng: &mut StdRng, stones: u32) -> Position {
 }
 
 fn differential(game: &str, min_stones: u32, positions: usize) {
-    differential_in::<u64>(game, min_stones, positions);
+    differential_in::<u64>(game, min_stones, positions, 1);
 }
 
-/// [`differential`] in the layout of words `B`.
-fn differential_in<B: Bits>(game: &str, min_stones: u32, positions: usize) {
+/// [`differential`] in the layout of words `B`, the solver on `threads` threads.
+fn differential_in<B: Bits>(game: &str, min_stones: u32, positions: usize, threads: usize) {
     let rules = parse_game(game).unwrap();
     let board = GravityBoard::<B>::for_rules(&rules).unwrap();
     let mut solver = GravitySolver::new(&board, 1 << 16);
+    solver.set_threads(threads);
     let meter = Meter::default();
     let mut rng = StdRng::seed_from_u64(0xC4 ^ rules.cells() as u64);
     let cells = rules.cells() as u32;
@@ -116,10 +117,10 @@ fn connect_4x5x3_matches_plain_minimax() {
 #[test]
 fn the_128_bit_layout_matches_plain_minimax() {
     // The same engine in 128-bit words, on boards small enough for plain minimax...
-    differential_in::<u128>("connect:4,4,3", 6, 150);
-    differential_in::<u128>("connect:5,4,4", 10, 60);
-    differential_in::<u128>("connect:3,3,3", 0, 50);
-    differential_in::<u128>("connect:4,5,3", 9, 60);
+    differential_in::<u128>("connect:4,4,3", 6, 150, 1);
+    differential_in::<u128>("connect:5,4,4", 10, 60, 1);
+    differential_in::<u128>("connect:3,3,3", 0, 50, 1);
+    differential_in::<u128>("connect:4,5,3", 9, 60, 1);
     // ...and on boards only 128 bits hold (8x8: 72 bits, 13x4: 65, 9x7: 72, 16x4: 80, 32x3:
     // 128), late enough for plain minimax.
     for (game, min_stones, positions) in [
@@ -131,7 +132,7 @@ fn the_128_bit_layout_matches_plain_minimax() {
     ] {
         let rules = parse_game(game).unwrap();
         assert_eq!(fits_gravity(rules.width, rules.height), Some(128), "{game}");
-        differential_in::<u128>(game, min_stones, positions);
+        differential_in::<u128>(game, min_stones, positions, 1);
     }
 }
 
@@ -203,6 +204,33 @@ fn pons_beginning_easy_all_lines() {
 #[test]
 fn pons_beginning_medium_first_lines() {
     pons("Test_L1_R2", 10);
+}
+
+#[test]
+fn threads_change_no_answer() {
+    // Several threads sharing a table, against plain minimax on small boards (both layouts;
+    // 128-bit tables of two-word entries stay on one thread)...
+    differential_in::<u64>("connect:4,4,3", 6, 150, 2);
+    differential_in::<u64>("connect:5,4,4", 10, 60, 3);
+    differential_in::<u128>("connect:4,4,4", 7, 60, 2);
+    // ...and on Pons' sets: the score and every move's score with 2 and 3 threads equal the
+    // published score and the one-thread scores.
+    let board = GravityBoard::new(7, 6, 4).unwrap();
+    let meter = Meter::default();
+    let mut one = GravitySolver::new(&board, 1 << 22);
+    let mut many = GravitySolver::new(&board, 1 << 22);
+    let sets = [("Test_L2_R2", 40), ("Test_L2_R1", 40), ("Test_L1_R2", 3)];
+    for (set, take) in sets {
+        for (i, (moves, want)) in common::pons_set(set).into_iter().take(take).enumerate() {
+            many.set_threads(2 + i % 2);
+            let pos = board.from_moves(&moves).unwrap();
+            assert_eq!(many.score(&pos, &meter), Ok(want), "{set} {moves}");
+            let value = many.value(&pos, &meter).unwrap();
+            assert_eq!(value.as_i8(), want.signum() as i8, "{set} {moves}: value");
+            let scores = many.move_scores(&pos, &meter).unwrap();
+            assert_eq!(scores, one.move_scores(&pos, &meter).unwrap(), "{set} {moves}: moves");
+        }
+    }
 }
 
 #[test]
@@ -287,6 +315,13 @@ fn budgets_stop_the_search() {
     let meter = Meter::new(Budget::default().with_memory(1 << 10));
     let mut solver = GravitySolver::new(&board, 1 << 20);
     assert_eq!(solver.score(&board.start(), &meter).unwrap_err().limit, Limit::Memory);
+    // On several threads, the score and every move's score stop the same way.
+    let mut solver = GravitySolver::new(&board, 1 << 20);
+    solver.set_threads(2);
+    let meter = Meter::new(Budget::default().with_max_nodes(50_000));
+    assert_eq!(solver.score(&board.start(), &meter).unwrap_err().limit, Limit::Nodes);
+    let meter = Meter::new(Budget::default().with_max_nodes(50_000));
+    assert_eq!(solver.move_scores(&board.start(), &meter).unwrap_err().limit, Limit::Nodes);
     // After a stop, the solver still answers right with a fresh meter.
     let mut solver = GravitySolver::new(&board, 1 << 20);
     let stopped = Meter::new(Budget::default().with_max_nodes(5_000));

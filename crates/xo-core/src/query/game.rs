@@ -211,6 +211,7 @@ pub struct Query {
     question: Question,
     engine: Engine,
     book: Option<std::sync::Arc<crate::solve::book::Book>>,
+    threads: usize,
 }
 
 impl Query {
@@ -250,6 +251,7 @@ impl Query {
                     engine: Engine::HeapsGrundy,
                     game,
                     book: None,
+                    threads: 1,
                 })
             }
             Game::Placement(rules) => {
@@ -263,7 +265,7 @@ impl Query {
                     Question::Reach => Subject::Unchecked(setup),
                     _ => Subject::Board(setup.validate(rules)?),
                 };
-                Ok(Query { game, subject, question, engine, book: None })
+                Ok(Query { game, subject, question, engine, book: None, threads: 1 })
             }
         }
     }
@@ -286,6 +288,27 @@ impl Query {
     pub fn with_book(mut self, book: std::sync::Arc<crate::solve::book::Book>) -> Query {
         self.book = Some(book);
         self
+    }
+
+    /// The same query, allowed `threads` threads where its engine can use them (the gravity
+    /// engine: one shared table; the answer is the same with any number). One by default.
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::query::{answer, Answer, Query, Question};
+    /// let q = Query::parse("connect:5,4,4", None, Question::Score).unwrap().with_threads(2);
+    /// assert_eq!(q.threads(), 2);
+    /// let Answer::Solve(report) = answer(&q, &Meter::default()).unwrap() else { panic!() };
+    /// assert_eq!(report.score, Some(0)); // 5x4 is a draw
+    /// ```
+    pub fn with_threads(mut self, threads: usize) -> Query {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// Threads the query may use.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The opening book given with [`Query::with_book`].

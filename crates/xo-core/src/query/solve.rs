@@ -31,7 +31,7 @@ pub(super) fn solve(query: &Query, meter: &Meter) -> Result<SolveReport, Stopped
             negamax(rules, pos, asked, meter, &mut report)?
         }
         (Engine::Gravity, Subject::Board(pos), Some(rules)) => {
-            gravity(rules, pos, asked, query.book(), meter, &mut report)?
+            gravity(rules, pos, asked, (query.book(), query.threads()), meter, &mut report)?
         }
         (Engine::LolComponents, Subject::Board(pos), Some(rules)) => {
             lol_components(rules, pos, asked, meter, &mut report)?
@@ -176,24 +176,27 @@ fn gravity(
     rules: &Rules,
     pos: &Position,
     asked: Asked,
-    book: Option<&std::sync::Arc<crate::solve::book::Book>>,
+    with: GravityWith,
     meter: &Meter,
     report: &mut SolveReport,
 ) -> Result<(), Stopped> {
     use crate::games::gravity::GravityBoard;
     if let Ok(board) = GravityBoard::<u64>::for_rules(rules) {
-        gravity_in(board, pos, asked, book, meter, report)
+        gravity_in(board, pos, asked, with, meter, report)
     } else {
         let board = GravityBoard::<u128>::for_rules(rules).expect("the query chose the engine");
-        gravity_in(board, pos, asked, book, meter, report)
+        gravity_in(board, pos, asked, with, meter, report)
     }
 }
+
+/// What the gravity engine is given besides the position: an opening book, and threads.
+type GravityWith<'a> = (Option<&'a std::sync::Arc<crate::solve::book::Book>>, usize);
 
 fn gravity_in<B: crate::games::gravity::Bits>(
     board: crate::games::gravity::GravityBoard<B>,
     pos: &Position,
     asked: Asked,
-    book: Option<&std::sync::Arc<crate::solve::book::Book>>,
+    (book, threads): GravityWith,
     meter: &Meter,
     report: &mut SolveReport,
 ) -> Result<(), Stopped> {
@@ -204,6 +207,7 @@ fn gravity_in<B: crate::games::gravity::Bits>(
         GravitySolver::suggested_table_bytes(&board, pos.plies(), meter.budget().memory_bytes);
     meter.reserve(bytes as u64)?;
     let mut solver = GravitySolver::new(&board, bytes);
+    solver.set_threads(threads);
     if let Some(book) = book {
         solver.set_book(book.clone());
     }

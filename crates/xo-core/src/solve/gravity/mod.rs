@@ -54,6 +54,11 @@ use crate::budget::{Meter, Stopped, Ticker};
 use crate::games::gravity::{Bits, GravityBoard, GravityPosition};
 use crate::value::Scored;
 use crate::Value;
+use std::sync::Arc;
+use table::Table;
+
+mod parallel;
+mod table;
 
 /// Mirror images share table entries below this many stones.
 const SYMMETRIC_BELOW: u32 = 10;
@@ -61,9 +66,6 @@ const SYMMETRIC_BELOW: u32 = 10;
 /// Enhanced transposition cut-offs below this many stones: everywhere (about a fifth fewer
 /// positions on the hard opening sets, no slower on the easy ones).
 const ETC_BELOW: u32 = u32::MAX;
-
-/// The smallest table: 2^10 entries.
-const MIN_INDEX_BITS: u32 = 10;
 
 /// The value and remoteness (plies to the end under perfect play) of `score` for the player to
 /// move in a position with `plies` stones on `board`.
@@ -102,120 +104,6 @@ pub(crate) fn win_at(n: i32, p: i32) -> i32 {
 /// Where a search stands when its budget runs out.
 type Search<T> = Result<T, Stopped>;
 
-/// Entries of the transposition table: the part of the mixed key that the index does not
-/// already determine, above the stored bound, in one word (so that a probe is one cache miss and
-/// a hit is exact).
-enum Entries {
-    /// Key rest and bound fit 32 bits.
-    Narrow(Vec<u32>),
-    /// Wider (smaller tables, or boards of more key bits such as 8x7).
-    Wide(Vec<u64>),
-    /// Wider still (boards of the 128-bit layout with more than 64 bits of key rest and bound).
-    Huge(Vec<u128>),
-}
-
-/// A transposition table of bounds, `2^bits` entries, indexed by a bijective mix of the key.
-struct Table<B> {
-    entries: Entries,
-    /// Keys are words of the board's layout.
-    word: std::marker::PhantomData<B>,
-    bits: u32,
-    /// Key bits: `W*(H+1)`.
-    key_bits: u32,
-    /// Bits of a stored bound (never 0 for a used entry).
-    value_bits: u32,
-}
-
-impl<B: Bits> Table<B> {
-    /// The index bits and entry bytes (4, 8 or 16: the narrowest that holds a key rest and a
-    /// bound) of a table of at most about `bytes` bytes.
-    fn shape(bytes: usize, key_bits: u32, value_bits: u32) -> (u32, usize) {
-        for entry in [4usize, 8] {
-            let entries = (bytes / entry).max(1);
-            let bits = (usize::BITS - 1 - entries.leading_zeros()).max(MIN_INDEX_BITS);
-            if key_bits.saturating_sub(bits) + value_bits <= 8 * entry as u32 {
-                return (bits, entry);
-            }
-        }
-        let entries = (bytes / 16).max(1);
-        ((usize::BITS - 1 - entries.leading_zeros()).max(MIN_INDEX_BITS), 16)
-    }
-
-    fn bytes(bits: u32, entry: usize) -> usize {
-        entry << bits
-    }
-
-    /// A table of zeros; `touch` writes every page now (instead of at first use: a query then
-    /// pays no page faults, but the allocation takes as long as writing the table).
-    fn new(bits: u32, entry: usize, key_bits: u32, value_bits: u32, touch: bool) -> Table<B> {
-        fn zeros<T: Copy + Default>(len: usize, touch: bool) -> Vec<T> {
-            if touch {
-                let mut v = Vec::with_capacity(len);
-                v.resize(len, T::default());
-                v
-            } else {
-                vec![T::default(); len]
-            }
-        }
-        let len = 1usize << bits;
-        let entries = match entry {
-            4 => Entries::Narrow(zeros(len, touch)),
-            8 => Entries::Wide(zeros(len, touch)),
-            _ => Entries::Huge(zeros(len, touch)),
-        };
-        Table { entries, word: std::marker::PhantomData, bits, key_bits, value_bits }
-    }
-
-    /// A bijection of `key_bits`-bit keys that spreads every key bit over the index.
-    #[inline(always)]
-    fn mix(&self, key: B) -> B {
-        let kb = self.key_bits;
-        let low = B::ALL.shr_or_zero(B::BITS - kb.min(B::BITS));
-        let half = kb.div_ceil(2);
-        let mut x = key;
-        x ^= x >> half;
-        x = x.wrapping_mul(B::MIX[0]) & low;
-        x ^= x >> half;
-        x = x.wrapping_mul(B::MIX[1]) & low;
-        x ^= x >> half;
-        x
-    }
-
-    /// The index of a mixed key, and the rest of it (what the entry keeps).
-    #[inline(always)]
-    fn split(&self, x: B) -> (usize, B) {
-        let index = (x & ((B::ONE << self.bits) - B::ONE)).to_u128() as usize;
-        (index, x >> self.bits)
-    }
-
-    #[inline(always)]
-    fn get(&self, key: B) -> u32 {
-        let (i, rest) = self.split(self.mix(key));
-        // An entry's rest and bound fit the word (at most 118 + 8 bits in 128, 54 + 8 in 64).
-        let e = B::from_u128(match &self.entries {
-            Entries::Narrow(t) => t[i] as u128,
-            Entries::Wide(t) => t[i] as u128,
-            Entries::Huge(t) => t[i],
-        });
-        if e >> self.value_bits == rest {
-            (e & ((B::ONE << self.value_bits) - B::ONE)).to_u128() as u32
-        } else {
-            0
-        }
-    }
-
-    #[inline(always)]
-    fn put(&mut self, key: B, value: u32) {
-        let (i, rest) = self.split(self.mix(key));
-        let e = (rest << self.value_bits | B::from_u128(value as u128)).to_u128();
-        match &mut self.entries {
-            Entries::Narrow(t) => t[i] = e as u32,
-            Entries::Wide(t) => t[i] = e as u64,
-            Entries::Huge(t) => t[i] = e,
-        }
-    }
-}
-
 /// The solver: a board, a transposition table kept across queries (allocated at the first query,
 /// after the meter allowed it), and the counts of the last query.
 ///
@@ -233,7 +121,7 @@ impl<B: Bits> Table<B> {
 pub struct GravitySolver<B = u64> {
     board: GravityBoard<B>,
     table_bytes: usize,
-    table: Option<Table<B>>,
+    table: Option<Arc<Table<B>>>,
     /// Columns, centre first.
     order: Vec<u32>,
     /// Upper bound of the score after `m` stones when the mover cannot win at once.
@@ -253,6 +141,8 @@ pub struct GravitySolver<B = u64> {
     book: Option<std::sync::Arc<crate::solve::book::Book>>,
     /// Stones up to which the book is consulted (none without a book).
     book_depth: Option<u32>,
+    /// Threads a query may use (1: this one only).
+    threads: usize,
 }
 
 impl<B: Bits> GravitySolver<B> {
@@ -295,6 +185,7 @@ impl<B: Bits> GravitySolver<B> {
             etc_below: ETC_BELOW,
             book: None,
             book_depth: None,
+            threads: 1,
         }
     }
 
@@ -425,7 +316,7 @@ impl<B: Bits> GravitySolver<B> {
             let (kb, vb) = (self.key_bits(), self.value_bits());
             let (bits, entry) = Table::<B>::shape(self.table_bytes, kb, vb);
             meter.reserve(Table::<B>::bytes(bits, entry) as u64)?;
-            self.table = Some(Table::new(bits, entry, kb, vb, touch));
+            self.table = Some(Arc::new(Table::new(bits, entry, kb, vb, touch)));
         }
         Ok(())
     }
@@ -455,14 +346,14 @@ impl<B: Bits> GravitySolver<B> {
     pub fn score(&mut self, pos: &GravityPosition<B>, meter: &Meter) -> Search<i32> {
         self.begin(meter)?;
         let n = self.board.cells() as i32;
-        let s = self.solve(pos, meter, -n, n);
+        let s = self.solve_on_threads(pos, meter, -n, n);
         self.finish(meter, s)
     }
 
     /// The value of `pos` for the player to move: the score's sign, by the narrowest search.
     pub fn value(&mut self, pos: &GravityPosition<B>, meter: &Meter) -> Search<Value> {
         self.begin(meter)?;
-        let s = self.solve(pos, meter, -1, 1);
+        let s = self.solve_on_threads(pos, meter, -1, 1);
         self.finish(meter, sign_value(s))
     }
 
@@ -526,24 +417,47 @@ impl<B: Bits> GravitySolver<B> {
         let m = pos.moves as i32;
         let over = self.board.outcome(pos).is_some();
         let symmetric = self.board.mirror_key(pos) == self.board.key(pos);
+        // The columns to search, as (column, child); a mirror image's twin and an immediate win
+        // need none.
         let mut out: Vec<(u32, Option<i32>)> = Vec::with_capacity(w as usize);
+        let mut children = Vec::new();
         for col in 0..w {
-            let score = if over || !self.board.can_play(pos, col) {
+            // A full column, the end of the game, or a mirror twin (filled in below) need none.
+            let twin = symmetric && col > w - 1 - col;
+            let score = if over || !self.board.can_play(pos, col) || twin {
                 None
-            } else if symmetric && col > w - 1 - col {
-                out[(w - 1 - col) as usize].1
             } else if self.board.is_winning_move(pos, col) {
                 Some(win_at(n, m + 1).clamp(lo, hi))
             } else {
                 let mut child = *pos;
                 self.board.play(&mut child, col);
+                children.push((col, child));
+                None
+            };
+            out.push((col, score));
+        }
+        let scores = if self.parallel() && children.len() > 1 {
+            self.children_together(&children, meter, lo, hi)
+        } else {
+            let mut scores = Vec::with_capacity(children.len());
+            for &(col, child) in &children {
                 let s = -self.solve(&child, meter, -hi, -lo);
                 if self.ticker.is_stopped() {
                     break;
                 }
-                Some(s)
-            };
-            out.push((col, score));
+                scores.push((col, s));
+            }
+            scores
+        };
+        for (col, s) in scores {
+            out[col as usize].1 = Some(s);
+        }
+        if symmetric && !over {
+            for col in 0..w {
+                if col > w - 1 - col && self.board.can_play(pos, col) {
+                    out[col as usize].1 = out[(w - 1 - col) as usize].1;
+                }
+            }
         }
         self.finish(meter, out)
     }
@@ -582,29 +496,58 @@ impl<B: Bits> GravitySolver<B> {
     /// The score of `pos` clamped to `[lo, hi]` (a window of `[-1, 1]` gives the value), by
     /// null-window searches.
     fn solve(&mut self, pos: &GravityPosition<B>, meter: &Meter, lo: i32, hi: i32) -> i32 {
+        match self.range(pos, lo, hi) {
+            Ok(score) => score,
+            Err((min, max)) => self.narrow(pos, meter, min, max),
+        }
+    }
+
+    /// [`GravitySolver::solve`] on every thread the solver may use (see
+    /// [`GravitySolver::set_threads`]).
+    fn solve_on_threads(
+        &mut self,
+        pos: &GravityPosition<B>,
+        meter: &Meter,
+        lo: i32,
+        hi: i32,
+    ) -> i32 {
+        match self.range(pos, lo, hi) {
+            Ok(score) => score,
+            Err((min, max)) if self.parallel() => self.narrow_together(pos, meter, min, max),
+            Err((min, max)) => self.narrow(pos, meter, min, max),
+        }
+    }
+
+    /// The score of `pos` clamped to `[lo, hi]` when it needs no search (`Ok`), else the range
+    /// `(min, max)` that holds it.
+    fn range(&self, pos: &GravityPosition<B>, lo: i32, hi: i32) -> Result<i32, (i32, i32)> {
         let n = self.board.cells() as i32;
         let m = pos.moves as i32;
         if self.board.has_line(pos.opponent()) {
-            return (-win_at(n, m)).clamp(lo, hi);
+            return Ok((-win_at(n, m)).clamp(lo, hi));
         }
         if m >= n || self.no_lines {
-            return 0;
+            return Ok(0);
         }
         if self.board.can_win_next(pos) {
-            return win_at(n, m + 1).clamp(lo, hi);
+            return Ok(win_at(n, m + 1).clamp(lo, hi));
         }
         if let Some(score) = self.book_score(pos) {
-            return score.clamp(lo, hi);
+            return Ok(score.clamp(lo, hi));
         }
-        let mut min = (-win_at(n, m + 2)).max(lo);
-        let mut max = self.max_at[m as usize].min(hi);
+        Err(((-win_at(n, m + 2)).max(lo), self.max_at[m as usize].min(hi)))
+    }
+
+    /// The score of `pos` known to lie in `[min, max]`, by null-window searches.
+    fn narrow(
+        &mut self,
+        pos: &GravityPosition<B>,
+        meter: &Meter,
+        mut min: i32,
+        mut max: i32,
+    ) -> i32 {
         while min < max {
-            let mut med = min + (max - min) / 2;
-            if med <= 0 && min / 2 < med {
-                med = min / 2;
-            } else if med >= 0 && max / 2 > med {
-                med = max / 2;
-            }
+            let med = parallel::pons_middle(min, max);
             let r = self.negamax(pos, meter, med, med + 1);
             if self.ticker.is_stopped() {
                 return 0;
@@ -765,7 +708,7 @@ impl<B: Bits> GravitySolver<B> {
 
     #[inline]
     fn store(&mut self, key: B, value: u32) {
-        if let Some(t) = self.table.as_mut() {
+        if let Some(t) = &self.table {
             t.put(key, value);
         }
     }

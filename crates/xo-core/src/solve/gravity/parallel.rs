@@ -1,0 +1,190 @@
+//! The gravity solver on several threads sharing one table.
+//!
+//! - A position's score: every thread narrows the same score range by null-window searches, each
+//!   probing a different score first (the calling thread Pons' outward-pulled middle, the others
+//!   points spread over the range), and every thread's finding narrows the range for all. Every
+//!   table entry any thread writes is a true bound, so the answer is exactly the one-thread
+//!   answer; the threads only save each other work. The calling thread's search decides; helpers
+//!   stop when it ends.
+//! - Every move's score: the moves are dealt out one at a time to the threads (a thread that
+//!   finishes takes the next), all reading and writing the same table.
+//!
+//! Nothing ever waits for another thread except at the end (the join): a busy core only makes
+//! its thread slower, and the others take its share of the moves.
+
+use super::{GravityPosition, GravitySolver};
+use crate::budget::Meter;
+use crate::games::gravity::Bits;
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering::Relaxed};
+
+/// A score range that several threads narrow together.
+struct SharedRange {
+    min: AtomicI32,
+    max: AtomicI32,
+}
+
+impl<B: Bits> GravitySolver<B> {
+    /// Lets queries use up to `threads` threads (1 by default; at least 1). Answers are the same
+    /// with any number; only tables of one-word entries are shared (every board of the 64-bit
+    /// layout, and the 128-bit ones whose entries fit 64 bits), others search on one thread.
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::solve::gravity::GravitySolver;
+    /// let b = GravityBoard::new(5, 4, 4).unwrap();
+    /// let mut solver = GravitySolver::new(&b, 1 << 20);
+    /// solver.set_threads(2);
+    /// assert_eq!(solver.score(&b.start(), &Meter::default()), Ok(0)); // 5x4 is a draw
+    /// ```
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// Whether this query runs on several threads.
+    pub(super) fn parallel(&self) -> bool {
+        self.threads > 1 && self.table.as_ref().is_some_and(|t| t.shareable())
+    }
+
+    /// A solver for another thread: the same board, book and settings, the same table.
+    fn helper(&self) -> GravitySolver<B> {
+        GravitySolver {
+            board: self.board.clone(),
+            table_bytes: self.table_bytes,
+            table: self.table.clone(),
+            order: self.order.clone(),
+            max_at: self.max_at.clone(),
+            min_at: self.min_at.clone(),
+            no_lines: self.no_lines,
+            symmetric_below: self.symmetric_below,
+            etc_below: self.etc_below,
+            nodes: 0,
+            ticker: Default::default(),
+            book: self.book.clone(),
+            book_depth: self.book_depth,
+            threads: 1,
+        }
+    }
+
+    /// [`GravitySolver::narrow`] on every thread: the score of `pos` known to lie in
+    /// `[min, max]`.
+    pub(super) fn narrow_together(
+        &mut self,
+        pos: &GravityPosition<B>,
+        meter: &Meter,
+        min: i32,
+        max: i32,
+    ) -> i32 {
+        let range = SharedRange { min: AtomicI32::new(min), max: AtomicI32::new(max) };
+        let threads = self.threads;
+        let mut helpers: Vec<GravitySolver<B>> = (1..threads).map(|_| self.helper()).collect();
+        // Helpers count against nothing but the time they are given: they stop when this
+        // thread's search ends, for whatever reason.
+        let helpers_meter = Meter::new(*meter.budget());
+        let score = std::thread::scope(|s| {
+            for (i, helper) in helpers.iter_mut().enumerate() {
+                let (range, hm) = (&range, &helpers_meter);
+                s.spawn(move || helper.narrow_shared(pos, hm, range, i + 1, threads));
+            }
+            let score = self.narrow_shared(pos, meter, &range, 0, threads);
+            helpers_meter.cancel();
+            score
+        });
+        self.nodes += helpers.iter().map(|h| h.nodes).sum::<u64>();
+        score
+    }
+
+    /// One thread's part of [`GravitySolver::narrow_together`]: probes until the shared range
+    /// closes (or the budget stops it), publishing what it learns.
+    fn narrow_shared(
+        &mut self,
+        pos: &GravityPosition<B>,
+        meter: &Meter,
+        range: &SharedRange,
+        thread: usize,
+        threads: usize,
+    ) -> i32 {
+        loop {
+            let (min, max) = (range.min.load(Relaxed), range.max.load(Relaxed));
+            if min >= max {
+                return min;
+            }
+            let med = if thread == 0 {
+                pons_middle(min, max)
+            } else {
+                // Spread over [min, max - 1]: with two threads, the lower middle (the other
+                // side of Pons' first probe near a draw).
+                min + ((max - 1 - min) as i64 * thread as i64 / threads as i64) as i32
+            };
+            let r = self.negamax(pos, meter, med, med + 1);
+            if self.ticker.is_stopped() {
+                return 0;
+            }
+            if r <= med {
+                range.max.fetch_min(r, Relaxed);
+            } else {
+                range.min.fetch_max(r, Relaxed);
+            }
+        }
+    }
+
+    /// Every child's score (for the parent: negated), clamped to `[lo, hi]`, the children dealt
+    /// out to the threads; `(column, score)` for each child searched before any stop.
+    pub(super) fn children_together(
+        &mut self,
+        children: &[(u32, GravityPosition<B>)],
+        meter: &Meter,
+        lo: i32,
+        hi: i32,
+    ) -> Vec<(u32, i32)> {
+        let next = AtomicUsize::new(0);
+        let work = |solver: &mut GravitySolver<B>| {
+            let mut done = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Relaxed);
+                let Some(&(col, child)) = children.get(i) else { break };
+                let s = -solver.solve(&child, meter, -hi, -lo);
+                if solver.ticker.is_stopped() {
+                    break;
+                }
+                done.push((col, s));
+            }
+            done
+        };
+        let helpers = self.threads.min(children.len()) - 1;
+        let mut helpers: Vec<GravitySolver<B>> = (0..helpers).map(|_| self.helper()).collect();
+        let mut scores = std::thread::scope(|s| {
+            let work = &work;
+            let handles: Vec<_> = helpers.iter_mut().map(|h| s.spawn(move || work(h))).collect();
+            let mut scores = work(self);
+            for handle in handles {
+                match handle.join() {
+                    Ok(done) => scores.extend(done),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+            scores
+        });
+        for helper in &mut helpers {
+            self.nodes += helper.nodes;
+            if let Err(stopped) = helper.ticker.finish(Some(meter), ()) {
+                self.ticker.stop(stopped);
+            }
+        }
+        scores.sort_unstable();
+        scores
+    }
+}
+
+/// Pons' next probe in `[min, max)`: the middle, pulled outward (toward `min/2` or `max/2`)
+/// so that fast wins and losses, which are quick to refute, are tried first.
+pub(super) fn pons_middle(min: i32, max: i32) -> i32 {
+    let med = min + (max - min) / 2;
+    if med <= 0 && min / 2 < med {
+        min / 2
+    } else if med >= 0 && max / 2 > med {
+        max / 2
+    } else {
+        med
+    }
+}

@@ -1,0 +1,145 @@
+//! The gravity solver's transposition table: one word per entry holding the part of the mixed key
+//! that the index does not already determine, above a stored bound, so that a probe is one cache
+//! miss and a hit is exact (never a collision). Entries are atomics read and written with relaxed
+//! ordering (plain moves on x86), so the threads of one search can share a table: a one-word
+//! entry is read whole or not at all, and every entry any thread writes is a true bound.
+
+use crate::games::gravity::Bits;
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+
+/// The smallest table: 2^10 entries.
+const MIN_INDEX_BITS: u32 = 10;
+
+/// The entries, in the narrowest word that holds a key rest and a bound.
+enum Entries {
+    /// Key rest and bound fit 32 bits.
+    Narrow(Vec<AtomicU32>),
+    /// Wider (smaller tables, or boards of more key bits such as 8x7).
+    Wide(Vec<AtomicU64>),
+    /// Wider still (boards of the 128-bit layout with more than 64 bits of key rest and bound):
+    /// two words, which a concurrent write could tear, so such a table is never shared
+    /// ([`Table::shareable`]).
+    Huge(Vec<[AtomicU64; 2]>),
+}
+
+/// A transposition table of bounds, `2^bits` entries, indexed by a bijective mix of the key.
+pub(super) struct Table<B> {
+    entries: Entries,
+    /// Keys are words of the board's layout.
+    word: PhantomData<B>,
+    bits: u32,
+    /// Key bits: `W*(H+1)`.
+    key_bits: u32,
+    /// Bits of a stored bound (never 0 for a used entry).
+    value_bits: u32,
+}
+
+impl<B: Bits> Table<B> {
+    /// The index bits and entry bytes (4, 8 or 16: the narrowest that holds a key rest and a
+    /// bound) of a table of at most about `bytes` bytes.
+    pub(super) fn shape(bytes: usize, key_bits: u32, value_bits: u32) -> (u32, usize) {
+        let fit = |entry: usize| {
+            let entries = (bytes / entry).max(1);
+            (usize::BITS - 1 - entries.leading_zeros()).max(MIN_INDEX_BITS)
+        };
+        for entry in [4usize, 8] {
+            let bits = fit(entry);
+            if key_bits.saturating_sub(bits) + value_bits <= 8 * entry as u32 {
+                return (bits, entry);
+            }
+        }
+        (fit(16), 16)
+    }
+
+    /// Bytes of a table of `2^bits` entries of `entry` bytes.
+    pub(super) fn bytes(bits: u32, entry: usize) -> usize {
+        entry << bits
+    }
+
+    /// A table of zeros; `touch` writes every page now (instead of at first use: a query then
+    /// pays no page faults, but the allocation takes as long as writing the table).
+    pub(super) fn new(
+        bits: u32,
+        entry: usize,
+        key_bits: u32,
+        value_bits: u32,
+        touch: bool,
+    ) -> Self {
+        fn zeros<T: bytemuck::Zeroable>(len: usize, touch: bool, clear: impl Fn(&T)) -> Vec<T> {
+            let v: Vec<T> = bytemuck::allocation::zeroed_vec(len);
+            if touch {
+                v.iter().for_each(clear);
+            }
+            v
+        }
+        let len = 1usize << bits;
+        let entries = match entry {
+            4 => Entries::Narrow(zeros(len, touch, |e: &AtomicU32| e.store(0, Relaxed))),
+            8 => Entries::Wide(zeros(len, touch, |e: &AtomicU64| e.store(0, Relaxed))),
+            _ => Entries::Huge(zeros(len, touch, |e: &[AtomicU64; 2]| e[0].store(0, Relaxed))),
+        };
+        Table { entries, word: PhantomData, bits, key_bits, value_bits }
+    }
+
+    /// Whether threads may share the table (its entries are single words).
+    pub(super) fn shareable(&self) -> bool {
+        !matches!(self.entries, Entries::Huge(_))
+    }
+
+    /// A bijection of `key_bits`-bit keys that spreads every key bit over the index.
+    #[inline(always)]
+    fn mix(&self, key: B) -> B {
+        let kb = self.key_bits;
+        let low = B::ALL.shr_or_zero(B::BITS - kb.min(B::BITS));
+        let half = kb.div_ceil(2);
+        let mut x = key;
+        x ^= x >> half;
+        x = x.wrapping_mul(B::MIX[0]) & low;
+        x ^= x >> half;
+        x = x.wrapping_mul(B::MIX[1]) & low;
+        x ^= x >> half;
+        x
+    }
+
+    /// The index of a mixed key, and the rest of it (what the entry keeps).
+    #[inline(always)]
+    fn split(&self, x: B) -> (usize, B) {
+        let index = (x & ((B::ONE << self.bits) - B::ONE)).to_u128() as usize;
+        (index, x >> self.bits)
+    }
+
+    /// The stored bound of `key` (0: none).
+    #[inline(always)]
+    pub(super) fn get(&self, key: B) -> u32 {
+        let (i, rest) = self.split(self.mix(key));
+        // An entry's rest and bound fit the word (at most 118 + 8 bits in 128, 54 + 8 in 64).
+        let e = B::from_u128(match &self.entries {
+            Entries::Narrow(t) => t[i].load(Relaxed) as u128,
+            Entries::Wide(t) => t[i].load(Relaxed) as u128,
+            Entries::Huge(t) => {
+                (t[i][1].load(Relaxed) as u128) << 64 | t[i][0].load(Relaxed) as u128
+            }
+        });
+        if e >> self.value_bits == rest {
+            (e & ((B::ONE << self.value_bits) - B::ONE)).to_u128() as u32
+        } else {
+            0
+        }
+    }
+
+    /// Stores bound `value` (never 0) for `key`, replacing whatever the slot held.
+    #[inline(always)]
+    pub(super) fn put(&self, key: B, value: u32) {
+        let (i, rest) = self.split(self.mix(key));
+        let e = (rest << self.value_bits | B::from_u128(value as u128)).to_u128();
+        match &self.entries {
+            Entries::Narrow(t) => t[i].store(e as u32, Relaxed),
+            Entries::Wide(t) => t[i].store(e as u64, Relaxed),
+            Entries::Huge(t) => {
+                t[i][0].store(e as u64, Relaxed);
+                t[i][1].store((e >> 64) as u64, Relaxed);
+            }
+        }
+    }
+}
