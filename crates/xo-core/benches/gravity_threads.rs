@@ -4,7 +4,8 @@
 //! threads share out move by move).
 //!
 //! Run: `cargo bench -p xo-core --bench gravity_threads` (`XO_THREADS=N` to choose the threads;
-//! `XO_C4_N` positions per set, 4 by default). Prints seconds per item and the speed-up.
+//! `XO_C4_N` positions per set, 4 by default; `XO_EMPTY=6x6,7x5` to choose the empty boards).
+//! Prints seconds per item and the speed-up.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -46,7 +47,14 @@ fn main() {
         println!("{name:<34} {one:>10.3} {many:>12.3} {:>7.2}x", one / many);
     };
 
-    for (w, h) in [(6, 6), (7, 5), (6, 7)] {
+    // `XO_EMPTY=6x6,7x5` to choose the empty boards.
+    let empty: Vec<(u32, u32)> = std::env::var("XO_EMPTY")
+        .unwrap_or_else(|_| "6x6,7x5,6x7".into())
+        .split(',')
+        .filter_map(|b| b.split_once('x'))
+        .filter_map(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
+        .collect();
+    for (w, h) in empty {
         let board = GravityBoard::new(w, h, 4).expect("fits");
         let score = |s: &mut GravitySolver| s.score(&board.start(), &meter).expect("no budget");
         let (one, a) = timed(&board, 256 << 20, 1, score);
