@@ -214,7 +214,11 @@ const CORPUS: &[Case] = &[
     ),
     case("solve-without-game", &["solve"], Bad("GAME")),
     case("solve-threads-zero", &["solve", "connect4", "--threads", "0"], Bad("--threads")),
-    case("solve-threads-huge", &["solve", "connect4", "--threads", "99999999999"], Bad("--threads")),
+    case(
+        "solve-threads-huge",
+        &["solve", "connect4", "--threads", "99999999999"],
+        Bad("--threads"),
+    ),
     case("check-without-position", &["check", "tictactoe"], Bad("POSITION")),
     case("batch-unknown-format", &["batch", "chess"], Bad("chess")),
     case("play-bad-side", &["play", "tictactoe", "--as", "third"], Bad("third")),

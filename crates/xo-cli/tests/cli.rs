@@ -390,6 +390,26 @@ fn connect_four_positions_by_columns_and_pons_scores() {
 }
 
 #[test]
+fn threads_and_wide_boards_change_no_answer() {
+    // Pons' begin-medium positions, every move: the same report on 1, 2 and 3 threads.
+    let set = include_str!("../../xo-core/tests/data/connect4/Test_L1_R2");
+    for line in set.lines().take(3) {
+        let (moves, score) = line.split_once(' ').unwrap();
+        let one = json(&["solve", "connect4", "--moves", moves, "--json", "--threads", "1"]);
+        assert_eq!(one["score"].as_i64(), Some(score.parse().unwrap()), "{moves}");
+        for threads in ["2", "3"] {
+            let many =
+                json(&["solve", "connect4", "--moves", moves, "--json", "--threads", threads]);
+            assert_eq!(one, many, "{moves} on {threads} threads");
+        }
+    }
+    // A board past the 64-bit layout takes the gravity engine.
+    let j = json(&["solve", "connect:8,8,4", "--moves", "445566", "--json"]);
+    assert_eq!((j["engine"].as_str(), j["value"].as_str()), (Some("gravity"), Some("win")));
+    assert_eq!(j["remoteness"].as_u64(), Some(1));
+}
+
+#[test]
 fn messages_quoting_huge_input_are_cut() {
     let name = format!("mnk:3,3,3{}", "x".repeat(100_000));
     let out = xo(&["solve", &name]);
