@@ -27,6 +27,9 @@
 //! prove the node at once (enhanced transposition cut-off). Mirror images share table entries
 //! in the opening.
 //!
+//! The same code runs on boards of 64-bit and 128-bit words ([`Bits`]), and on several threads
+//! sharing one table ([`GravitySolver::set_threads`], the `parallel` module).
+//!
 //! # From a validated xo position
 //!
 //! ```
