@@ -6,8 +6,11 @@
 //! `XO_C4_SETS=Test_L3_R1,Test_L2_R1` to choose sets). Each engine keeps one table per set and
 //! pass, allocated (and its pages written) before the clock starts, as Pons' own harness does.
 
-use std::path::PathBuf;
 use std::time::Instant;
+
+/// Pons' test sets, read as the tests read them.
+#[path = "../tests/common/mod.rs"]
+mod common;
 use xo_core::budget::Meter;
 use xo_core::games::board::Board;
 use xo_core::games::gravity::GravityBoard;
@@ -40,7 +43,6 @@ fn ms(secs: f64, n: usize) -> f64 {
 fn main() {
     let take: usize = std::env::var("XO_C4_N").ok().and_then(|v| v.parse().ok()).unwrap_or(10);
     let chosen = std::env::var("XO_C4_SETS").ok();
-    let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", "connect4"].iter().collect();
     let board = GravityBoard::new(7, 6, 4).expect("7x6 fits");
     let general = Board::new(&parse_game("connect4").expect("built in")).expect("42 cells");
     let meter = Meter::default();
@@ -64,17 +66,7 @@ fn main() {
         if chosen.as_ref().is_some_and(|c| !c.split(',').any(|s| s == set)) {
             continue;
         }
-        let path = dir.join(set);
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("the test set {} is vendored: {e}", path.display()));
-        let lines: Vec<(&str, i32)> = text
-            .lines()
-            .take(take)
-            .map(|l| {
-                let (moves, want) = l.split_once(' ').expect("moves and score");
-                (moves, want.trim().parse().expect("a score"))
-            })
-            .collect();
+        let lines: Vec<(String, i32)> = common::pons_set(set).into_iter().take(take).collect();
         let n = lines.len();
 
         // (a) the exact score.
@@ -82,7 +74,8 @@ fn main() {
         solver.prepare(&meter).expect("no budget");
         let mut nodes = 0u64;
         let start = Instant::now();
-        for &(moves, want) in &lines {
+        for (moves, want) in &lines {
+            let (moves, want) = (moves.as_str(), *want);
             let pos = board.from_moves(moves).expect("a legal game");
             let got = solver.score(&pos, &meter).expect("no budget");
             assert_eq!(got, want, "{set}: {moves}");
@@ -94,7 +87,8 @@ fn main() {
         let mut solver = GravitySolver::new(&board, table_bytes);
         solver.prepare(&meter).expect("no budget");
         let start = Instant::now();
-        for &(moves, want) in &lines {
+        for (moves, want) in &lines {
+            let (moves, want) = (moves.as_str(), *want);
             let pos = board.from_moves(moves).expect("a legal game");
             let scores = solver.move_scores(&pos, &meter).expect("no budget");
             let best = scores.iter().filter_map(|&(_, s)| s).max().expect("a move");
@@ -105,7 +99,8 @@ fn main() {
         let old = if GENERAL_SETS.contains(&set) {
             let mut searcher = Searcher::new(&general, table_bytes);
             let start = Instant::now();
-            for &(moves, want) in &lines {
+            for (moves, want) in &lines {
+                let (moves, want) = (moves.as_str(), *want);
                 let pos = general.play_columns(moves).expect("a legal game");
                 let s = searcher.score(&pos).expect("no budget");
                 assert_eq!(pons_score(pos.plies(), s.value, s.remoteness), want, "{set}: {moves}");
@@ -113,7 +108,8 @@ fn main() {
             let old_score = ms(start.elapsed().as_secs_f64(), n);
             let mut searcher = Searcher::new(&general, table_bytes);
             let start = Instant::now();
-            for &(moves, want) in &lines {
+            for (moves, want) in &lines {
+                let (moves, want) = (moves.as_str(), *want);
                 let pos = general.play_columns(moves).expect("a legal game");
                 let a = searcher.analyse(&pos).expect("no budget");
                 let s = a.scored;

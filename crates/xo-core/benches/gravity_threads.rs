@@ -7,8 +7,11 @@
 //! `XO_C4_N` positions per set, 4 by default; `XO_EMPTY=6x6,7x5` to choose the empty boards).
 //! Prints seconds per item and the speed-up.
 
-use std::path::PathBuf;
 use std::time::Instant;
+
+/// Pons' test sets, read as the tests read them.
+#[path = "../tests/common/mod.rs"]
+mod common;
 use xo_core::budget::Meter;
 use xo_core::games::gravity::GravityBoard;
 use xo_core::solve::gravity::GravitySolver;
@@ -63,21 +66,13 @@ fn main() {
         row(&format!("empty {w}x{h} (score {a})"), one, many);
     }
 
-    let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", "connect4"].iter().collect();
     let c4 = GravityBoard::new(7, 6, 4).expect("fits");
     for (set, every_move) in [("Test_L1_R3", false), ("Test_L1_R1", true), ("Test_L1_R2", true)] {
-        let text = std::fs::read_to_string(dir.join(set)).expect("the sets are vendored");
-        let lines: Vec<(&str, i32)> = text
-            .lines()
-            .take(take)
-            .map(|l| {
-                let (moves, want) = l.split_once(' ').expect("moves and score");
-                (moves, want.trim().parse().expect("a score"))
-            })
-            .collect();
+        let lines: Vec<(String, i32)> = common::pons_set(set).into_iter().take(take).collect();
         let run = |s: &mut GravitySolver| {
             let mut out = Vec::new();
-            for &(moves, want) in &lines {
+            for (moves, want) in &lines {
+                let (moves, want) = (moves.as_str(), *want);
                 let pos = c4.from_moves(moves).expect("a legal game");
                 if every_move {
                     let scores = s.move_scores(&pos, &meter).expect("no budget");
