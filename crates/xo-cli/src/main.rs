@@ -74,8 +74,8 @@ enum Command {
         /// An opening book made by `xo book` (gravity games): its positions are not searched.
         #[arg(long, value_name = "FILE")]
         book: Option<std::path::PathBuf>,
-        /// Threads for gravity games (one shared table; the answer is the same with any number)
-        /// [default: the cores this process may use].
+        /// Threads for gravity games (one shared table; the answer is the same with any number),
+        /// at most the cores this process may use [default: those cores].
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
         threads: Option<u16>,
         /// Solve --strong over MPI, every tier split among the ranks (run under mpirun; needs an
@@ -309,10 +309,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let mut ask = query(at, question, budget);
             ask.book = book.as_deref().map(xo_cli::book::load).transpose()?;
-            ask.threads = threads.map_or_else(
-                || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                usize::from,
-            );
+            // More threads than cores only take turns on them.
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            ask.threads = threads.map_or(cores, usize::from).min(cores);
             ask::run(&ask, &mut out)?;
         }
         Command::Count { at, by_length, dense, budget } => {

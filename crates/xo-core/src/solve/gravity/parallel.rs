@@ -89,7 +89,9 @@ impl<B: Bits> GravitySolver<B> {
         let score = std::thread::scope(|s| {
             for (i, helper) in helpers.iter_mut().enumerate() {
                 let (range, hm) = (&range, &helpers_meter);
-                s.spawn(move || helper.narrow_shared(pos, hm, range, i + 1, threads));
+                // A helper the system cannot start is simply missing: the others do its share.
+                let _ = std::thread::Builder::new()
+                    .spawn_scoped(s, move || helper.narrow_shared(pos, hm, range, i + 1, threads));
             }
             let score = self.narrow_shared(pos, meter, &range, 0, threads);
             helpers_meter.cancel();
@@ -160,7 +162,11 @@ impl<B: Bits> GravitySolver<B> {
         let mut helpers: Vec<GravitySolver<B>> = (0..helpers).map(|_| self.helper()).collect();
         let mut scores = std::thread::scope(|s| {
             let work = &work;
-            let handles: Vec<_> = helpers.iter_mut().map(|h| s.spawn(move || work(h))).collect();
+            // A helper the system cannot start is simply missing: the others take its moves.
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .filter_map(|h| std::thread::Builder::new().spawn_scoped(s, move || work(h)).ok())
+                .collect();
             let mut scores = work(self);
             for handle in handles {
                 match handle.join() {
