@@ -32,6 +32,9 @@ impl<B: Bits> GravitySolver<B> {
     /// Lets queries use up to `threads` threads (1 by default; at least 1). Answers are the same
     /// with any number; only tables of one-word entries are shared (every board of the 64-bit
     /// layout, and the 128-bit ones whose entries fit 64 bits), others search on one thread.
+    /// Every move's score counts every thread's positions against the meter; a position's score
+    /// counts the calling thread's, and its helpers stop at the positions the meter has left
+    /// (so the job visits at most `threads` times its node budget).
     ///
     /// ```
     /// use xo_core::budget::Meter;
@@ -83,9 +86,12 @@ impl<B: Bits> GravitySolver<B> {
         let range = SharedRange { min: AtomicI32::new(min), max: AtomicI32::new(max) };
         let threads = self.threads;
         let mut helpers: Vec<GravitySolver<B>> = (1..threads).map(|_| self.helper()).collect();
-        // Helpers count against nothing but the time they are given: they stop when this
-        // thread's search ends, for whatever reason.
-        let helpers_meter = Meter::new(*meter.budget());
+        // Helpers run under a meter of their own, with the job's time and the positions it has
+        // left (so a job of N threads visits at most N times its node budget), and stop when
+        // this thread's search ends, for whatever reason.
+        let budget = *meter.budget();
+        let left = budget.max_nodes.saturating_sub(meter.nodes());
+        let helpers_meter = Meter::new(budget.with_max_nodes(left));
         let score = std::thread::scope(|s| {
             for (i, helper) in helpers.iter_mut().enumerate() {
                 let (range, hm) = (&range, &helpers_meter);
