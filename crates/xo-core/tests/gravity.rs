@@ -213,10 +213,29 @@ fn threads_change_no_answer() {
     differential_in::<u64>("connect:4,4,3", 6, 150, 2);
     differential_in::<u64>("connect:5,4,4", 10, 60, 3);
     differential_in::<u128>("connect:4,4,4", 7, 60, 2);
+    // Opening positions (where a position's score runs on every thread): every position of
+    // up to one stone on boards up to 6x5, against the general negamax.
+    let meter = Meter::default();
+    for (w, h, k) in [(4, 4, 3), (5, 4, 4), (4, 5, 3), (5, 5, 4), (6, 4, 4), (6, 5, 4)] {
+        let game = format!("connect:{w},{h},{k}");
+        let rules = parse_game(&game).unwrap();
+        let board = GravityBoard::from_rules(&rules).unwrap();
+        let general = Board::new(&rules).unwrap();
+        let mut searcher = Searcher::new(&general, 1 << 22);
+        let mut solver = GravitySolver::new(&board, 1 << 22);
+        solver.set_threads(2);
+        let openings = std::iter::once(String::new()).chain((1..=w).map(|c| c.to_string()));
+        for moves in openings {
+            let g = board.from_moves(&moves).unwrap();
+            let want = searcher.score(&general.play_columns(&moves).unwrap()).unwrap();
+            let score = solver.score(&g, &meter).unwrap();
+            assert_eq!(to_scored(&board, g.plies(), score), want, "{game} after {moves:?}");
+            assert_eq!(solver.value(&g, &meter).unwrap(), want.value, "{game} after {moves:?}");
+        }
+    }
     // ...and on Pons' sets: the score and every move's score with 2 and 3 threads equal the
     // published score and the one-thread scores.
     let board = GravityBoard::new(7, 6, 4).unwrap();
-    let meter = Meter::default();
     let mut one = GravitySolver::new(&board, 1 << 22);
     let mut many = GravitySolver::new(&board, 1 << 22);
     let sets = [("Test_L2_R2", 40), ("Test_L2_R1", 40), ("Test_L1_R2", 3)];
