@@ -1,6 +1,7 @@
 //! The gravity solver on several threads sharing one table.
 //!
-//! - A position's score: every thread narrows the same score range by null-window searches, each
+//! - An opening position's score (later ones gain nothing: one thread is as fast there): every
+//!   thread narrows the same score range by null-window searches, each
 //!   probing a different score first (the calling thread Pons' outward-pulled middle, the others
 //!   points spread over the range), and every thread's finding narrows the range for all. Every
 //!   table entry any thread writes is a true bound, so the answer is exactly the one-thread
