@@ -57,7 +57,7 @@ fn main() {
         let rules = parse_game(game).expect("built in");
         let board = GravityBoard::<u128>::for_rules(&rules).expect("128 bits hold it");
         let general = Board::new(&rules).expect("at most 64 cells");
-        let mut rng = StdRng::seed_from_u64(0x1_28 ^ u64::from(rules.cells() as u32));
+        let mut rng = StdRng::seed_from_u64(0x128 ^ rules.cells() as u64);
         let mut positions = Vec::new();
         while positions.len() < n {
             if let Some(p) = quiet_position(&board, &mut rng, stones) {

@@ -1,12 +1,11 @@
 //! The gravity solver on several threads sharing one table.
 //!
 //! - An opening position's score (later ones gain nothing: one thread is as fast there): every
-//!   thread narrows the same score range by null-window searches, each
-//!   probing a different score first (the calling thread Pons' outward-pulled middle, the others
-//!   points spread over the range), and every thread's finding narrows the range for all. Every
-//!   table entry any thread writes is a true bound, so the answer is exactly the one-thread
-//!   answer; the threads only save each other work. The calling thread's search decides; helpers
-//!   stop when it ends.
+//!   thread narrows the same score range by null-window searches, each probing a different score
+//!   first (the calling thread Pons' outward-pulled middle, the others points spread over the
+//!   range), and every thread's finding narrows the range for all. Every table entry any thread
+//!   writes is a true bound, so the answer is exactly the one-thread answer; the threads only
+//!   save each other work. The calling thread's search decides; helpers stop when it ends.
 //! - Every move's score: the moves are dealt out one at a time to the threads (a thread that
 //!   finishes takes the next), all reading and writing the same table.
 //!
