@@ -228,6 +228,12 @@ impl<B: Bits> GravityBoard<B> {
         self.board
     }
 
+    /// The bottom cell of every column, as a bitboard.
+    #[inline]
+    pub fn bottom(&self) -> B {
+        self.bottom
+    }
+
     /// The empty board.
     pub fn start(&self) -> GravityPosition<B> {
         GravityPosition::default()
@@ -359,7 +365,16 @@ impl<B: Bits> GravityBoard<B> {
     }
 
     /// Whether `stones` hold `k` in a row.
+    #[inline]
     pub fn has_line(&self, stones: B) -> bool {
+        if self.fast4 {
+            // Pairs, then pairs of pairs, along each direction.
+            let top = B::BITS - 1;
+            return self.dirs.iter().any(|&s| {
+                let pairs = stones & (stones >> (s & top));
+                pairs & (pairs >> ((2 * s) & top)) != B::ZERO
+            });
+        }
         self.dirs.iter().any(|&s| {
             let mut run = stones;
             for i in 1..self.k {

@@ -4,6 +4,7 @@
 //! ordering (plain moves on x86), so the threads of one search can share a table: a one-word
 //! entry is read whole or not at all, and every entry any thread writes is a true bound.
 
+use super::pages::Zeroed;
 use crate::games::gravity::Bits;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
@@ -14,13 +15,13 @@ const MIN_INDEX_BITS: u32 = 10;
 /// The entries, in the narrowest word that holds a key rest and a bound.
 enum Entries {
     /// Key rest and bound fit 32 bits.
-    Narrow(Vec<AtomicU32>),
+    Narrow(Zeroed<AtomicU32>),
     /// Wider (smaller tables, or boards of more key bits such as 8x7).
-    Wide(Vec<AtomicU64>),
+    Wide(Zeroed<AtomicU64>),
     /// Wider still (boards of the 128-bit layout with more than 64 bits of key rest and bound):
     /// two words, which a concurrent write could tear, so such a table is never shared
     /// ([`Table::shareable`]).
-    Huge(Vec<[AtomicU64; 2]>),
+    Huge(Zeroed<[AtomicU64; 2]>),
 }
 
 /// A transposition table of bounds, `2^bits` entries, indexed by a bijective mix of the key.
@@ -66,8 +67,12 @@ impl<B: Bits> Table<B> {
         value_bits: u32,
         touch: bool,
     ) -> Self {
-        fn zeros<T: bytemuck::Zeroable>(len: usize, touch: bool, clear: impl Fn(&T)) -> Vec<T> {
-            let v: Vec<T> = bytemuck::allocation::zeroed_vec(len);
+        fn zeros<T: bytemuck::Zeroable + Sync>(
+            len: usize,
+            touch: bool,
+            clear: impl Fn(&T),
+        ) -> Zeroed<T> {
+            let v = Zeroed::new(len);
             if touch {
                 v.iter().for_each(clear);
             }
