@@ -796,7 +796,13 @@ impl<B: Bits> GravitySolver<B> {
                     if b != 0 && b <= range {
                         let upper = b + low - 1;
                         if -upper >= beta {
-                            self.store(key, mirrored, -upper - low + 1 + range, Some(col));
+                            self.store(
+                                key,
+                                pos.moves,
+                                mirrored,
+                                -upper - low + 1 + range,
+                                Some(col),
+                            );
                             return -upper;
                         }
                     }
@@ -812,25 +818,25 @@ impl<B: Bits> GravitySolver<B> {
                 return 0;
             }
             if score >= beta {
-                self.store(key, mirrored, score - low + 1 + range, Some(col));
+                self.store(key, pos.moves, mirrored, score - low + 1 + range, Some(col));
                 return score;
             }
             if score > alpha {
                 alpha = score;
             }
         }
-        self.store(key, mirrored, alpha - low + 1, None);
+        self.store(key, pos.moves, mirrored, alpha - low + 1, None);
         alpha
     }
 
     /// Stores the encoded bound `code` (never 0) of the position of table key `key` (the key of
     /// its mirror image when `mirrored`), with the move that proved it.
     #[inline]
-    fn store(&mut self, key: B, mirrored: bool, code: i32, best: Option<u32>) {
+    fn store(&mut self, key: B, stones: u32, mirrored: bool, code: i32, best: Option<u32>) {
         if let Some(t) = &self.table {
             let w = self.board.width();
             let best = best.map_or(0, |c| if mirrored { w - c } else { c + 1 });
-            t.put(key, best << self.bound_bits | code as u32);
+            t.put(key, best << self.bound_bits | code as u32, stones);
         }
     }
 }
