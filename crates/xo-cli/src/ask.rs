@@ -121,6 +121,12 @@ fn run_lines(ask: &Ask, meter: &Meter, out: &mut impl Write) -> Result<Ended> {
         if read == 0 {
             break;
         }
+        // Each line counts as a position and reads the clock (a line costs a whole query, far
+        // more), so lines that need no search (finished boards, blank lines) stop at the budget.
+        if let Err(stopped) = meter.tick(1).and_then(|()| meter.check()) {
+            let context = Some(format!("line {number}"));
+            return Err(OverBudget { stopped, context }.into());
+        }
         if line.len() as u64 > MAX_LINE {
             anyhow::bail!("line {number}: longer than 64 MiB");
         }

@@ -101,6 +101,9 @@ enum Command {
         /// Describe the database: game, positions and values per tier, bytes, how it was made.
         #[arg(long, conflicts_with = "position")]
         info: bool,
+        /// The budget of the lookup (the tiers read must fit --memory-mib).
+        #[command(flatten)]
+        budget: BudgetArgs,
     },
     /// Count the games continuing from a position by outcome, and the distinct positions.
     Count {
@@ -288,11 +291,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Solve { at, strong: true, db: Some(db), budget, .. } => {
             xo_cli::strong::solve(&at.game, &db, &budget, &mut out)?;
         }
-        Command::Query { db, info: true, .. } => xo_cli::strong::info(&db, &mut out)?,
-        Command::Query { db, position, json, winning, .. } => {
+        Command::Query { db, info: true, budget, .. } => {
+            xo_cli::strong::info(&db, &mut out, &xo_core::budget::Meter::new(budget.budget()))?
+        }
+        Command::Query { db, position, json, winning, budget, .. } => {
             let position = xo_cli::game::position_arg(position)?;
             let question = Question::Analysis { winning_only: winning };
-            let (query, answer) = xo_cli::strong::query(&db, position.as_deref(), question)?;
+            let meter = xo_core::budget::Meter::new(budget.budget());
+            let (query, answer) =
+                xo_cli::strong::query(&db, position.as_deref(), question, &meter)?;
             if json {
                 writeln!(out, "{}", serde_json::to_string(&answer)?)?;
             } else {
