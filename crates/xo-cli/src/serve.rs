@@ -51,7 +51,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds,
           allow_hyphen_values = true)]
     pub header_timeout: Duration,
-    /// Connections open at once (more wait to be accepted).
+    /// Seconds a request has, once its headers are in, to send its whole body (408 after).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds,
+          allow_hyphen_values = true)]
+    pub body_timeout: Duration,
+    /// Connections open at once; beyond that, a new one closes the one that has waited longest
+    /// for its client (headers, body or next request), or waits while every one computes.
     #[arg(long, value_name = "N", default_value_t = 4096,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_connections: u64,
@@ -68,6 +73,7 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
         queue: args.queue,
         cache_bytes: usize::try_from(args.cache_mib << 20).unwrap_or(usize::MAX),
         header_timeout: args.header_timeout,
+        body_timeout: args.body_timeout,
         max_connections: args.max_connections as usize,
         ..Config::default()
     };

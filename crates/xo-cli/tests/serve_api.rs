@@ -399,3 +399,96 @@ fn an_opening_book_serves_the_same_answers() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("damaged"));
 }
+
+/// Reads what the server sends on `stream` until it closes the connection (at most `limit`):
+/// the text, and whether it closed.
+fn read_until_closed(stream: &mut std::net::TcpStream, limit: Duration) -> (String, bool) {
+    use std::io::Read;
+    stream.set_read_timeout(Some(limit)).unwrap();
+    let mut got = Vec::new();
+    let closed = stream.read_to_end(&mut got).is_ok();
+    (String::from_utf8_lossy(&got).into_owned(), closed)
+}
+
+/// A POST whose headers promise `length` bytes of body, and `sent` of them.
+fn post_promising(addr: std::net::SocketAddr, length: usize, sent: &[u8]) -> std::net::TcpStream {
+    use std::io::Write;
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    let head = format!(
+        "POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n\r\n"
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    s.write_all(sent).unwrap();
+    s
+}
+
+#[test]
+fn stalled_and_trickling_bodies_get_408_and_are_closed() {
+    use std::io::Write;
+    let server = Server::start(&["--body-timeout", "1", "--header-timeout", "30"]);
+    // Headers in at once, then 10 of the 100 bytes promised, then nothing.
+    let mut stalled = post_promising(server.addr, 100, br#"{"game":"t"#);
+    // A body trickling one byte every 200 ms: the timeout bounds the whole body, not each byte.
+    let mut trickling = post_promising(server.addr, 100, b"{");
+    let trickle = {
+        let mut s = trickling.try_clone().unwrap();
+        std::thread::spawn(move || {
+            for _ in 0..60 {
+                std::thread::sleep(Duration::from_millis(200));
+                if s.write_all(b" ").is_err() {
+                    return;
+                }
+            }
+        })
+    };
+    // Either way: 408 naming the flag, and the connection closed (the test's bound: 10 s).
+    for s in [&mut stalled, &mut trickling] {
+        let (text, closed) = read_until_closed(s, Duration::from_secs(10));
+        assert!(text.starts_with("HTTP/1.1 408"), "{text:?}");
+        assert!(text.contains("--body-timeout"), "{text}");
+        assert!(closed, "the connection is still open: {text:?}");
+    }
+    trickle.join().unwrap();
+    // A body declared larger than the limit is refused before it is sent.
+    let mut large = post_promising(server.addr, 2 << 20, b"");
+    let (text, _) = read_until_closed(&mut large, Duration::from_secs(10));
+    assert!(text.starts_with("HTTP/1.1 413"), "{text:?}");
+    // A whole body is answered as before.
+    let body = r#"{"game":"tictactoe","position":"XX.OO...."}"#;
+    let mut whole = post_promising(server.addr, body.len(), body.as_bytes());
+    let (text, _) = read_until_closed(&mut whole, Duration::from_millis(1500));
+    assert!(text.starts_with("HTTP/1.1 200"), "{text:?}");
+}
+
+#[test]
+fn stalled_bodies_do_not_starve_other_clients() {
+    // Bodies may take a minute, yet four stalled ones do not hold the four connections.
+    let server = Server::start(&["--max-connections", "4", "--body-timeout", "60"]);
+    let mut stalled: Vec<std::net::TcpStream> =
+        (0..4).map(|_| post_promising(server.addr, 100, b"{")).collect();
+    std::thread::sleep(Duration::from_millis(300));
+    // A normal request is answered (the test gives up after 20 s, far below the body timeout).
+    let addr = server.addr;
+    let (done, answered) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let _ = done.send(rt.block_on(xo_server::load::request(
+            addr,
+            "/api/solve?game=tictactoe&position=X........",
+            None,
+        )));
+    });
+    let (status, body) = answered
+        .recv_timeout(Duration::from_secs(20))
+        .expect("a GET waited behind four stalled bodies")
+        .unwrap();
+    assert_eq!(status, 200, "{body}");
+    // It took the place of the stalled client that had waited longest, which was closed.
+    let (text, closed) = read_until_closed(&mut stalled[0], Duration::from_secs(5));
+    assert!(closed && text.is_empty(), "{text:?}");
+    // Many more clients, each answered in turn while stalled ones keep arriving.
+    for _ in 0..10 {
+        stalled.push(post_promising(server.addr, 100, b"{"));
+        assert_eq!(server.get("/api/games").0, 200);
+    }
+}
