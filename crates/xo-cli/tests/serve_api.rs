@@ -238,7 +238,13 @@ fn work_beyond_the_budget_is_422_with_the_reason_within_the_limit() {
     let (status, body) = server.get("/api/grundy?game=treblecross&upto=2000000&timeout=0.5");
     assert_eq!(status, 422, "{body}");
     let json: Json = serde_json::from_str(&body).unwrap();
-    assert!(json["error"].as_str().unwrap().contains("time budget"), "{body}");
+    // The report's shape, every figure unknown, with the reason (was {"error"}: #23).
+    assert!(json["reason"].as_str().unwrap().contains("time budget"), "{body}");
+    assert_eq!(
+        (&json["values"], &json["period"]),
+        (&Json::from("unknown"), &Json::from("unknown"))
+    );
+    assert_eq!(json["stopped"]["limit"], "time");
     let (status, body) = server.get("/api/grundy?game=treblecross&upto=100000000");
     assert_eq!(status, 422, "{body}");
     assert!(body.contains("memory budget"), "{body}");
@@ -449,8 +455,8 @@ fn stalled_and_trickling_bodies_get_408_and_are_closed() {
         assert!(closed, "the connection is still open: {text:?}");
     }
     trickle.join().unwrap();
-    // A body declared larger than the limit is refused before it is sent.
-    let mut large = post_promising(server.addr, 2 << 20, b"");
+    // A body declared far larger than the limit is refused before it is sent.
+    let mut large = post_promising(server.addr, 100 << 20, b"");
     let (text, _) = read_until_closed(&mut large, Duration::from_secs(10));
     assert!(text.starts_with("HTTP/1.1 413"), "{text:?}");
     // A whole body is answered as before.
@@ -491,4 +497,44 @@ fn stalled_bodies_do_not_starve_other_clients() {
         stalled.push(post_promising(server.addr, 100, b"{"));
         assert_eq!(server.get("/api/games").0, 200);
     }
+}
+
+#[test]
+fn said_one_way_done_another_over_http() {
+    let server = Server::start(&[]);
+    let s = &server;
+    // Parameters in two places, or a key given twice: refused, not silently one of them.
+    let (status, body) = s.post("/api/solve?game=mnk:4,4,4", r#"{"game":"tictactoe"}"#);
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("not in the query string"), "{body}");
+    let (status, body) =
+        s.post("/api/solve", r#"{"game":"tictactoe","position":"X........","game":"kayles"}"#);
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("'game' is given twice"), "{body}");
+    // Zero budgets are refused alike (timeout=0 always was).
+    refused(s, "/api/solve?game=tictactoe&timeout=0", 400, "positive number");
+    refused(s, "/api/solve?game=tictactoe&max_nodes=0", 400, "max_nodes must be at least 1");
+    refused(s, "/api/solve?game=tictactoe&memory_mib=0", 400, "memory_mib must be at least 1");
+    // Over budget, count and grundy keep their shapes, as the commands print them.
+    let (status, body) = s.get("/api/count?game=lol:30&memory_mib=64");
+    assert_eq!(status, 422, "{body}");
+    let json: Json = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        (&json["games"], &json["positions"]),
+        (&Json::from("unknown"), &Json::from("unknown"))
+    );
+    let (printed, code) = xo(&["count", "lol:30", "--memory-mib", "64", "--json"]);
+    assert_eq!(code, 3);
+    let cli: Json = serde_json::from_str(&printed).unwrap();
+    let keys = |j: &Json| j.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(&json), keys(&cli));
+    let (status, body) = s.get("/api/grundy?game=kayles&upto=100000&max_nodes=10");
+    assert_eq!(status, 422, "{body}");
+    let json: Json = serde_json::from_str(&body).unwrap();
+    let (printed, code) =
+        xo(&["grundy", "kayles", "--upto", "100000", "--max-nodes", "10", "--json"]);
+    assert_eq!(code, 3);
+    let cli: Json = serde_json::from_str(&printed).unwrap();
+    assert_eq!(keys(&json), keys(&cli));
+    assert_eq!(json["stopped"]["limit"], "nodes");
 }

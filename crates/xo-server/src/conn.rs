@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use axum::body::{Body, Bytes, HttpBody};
 use axum::http::{header, HeaderValue, Request, Response, StatusCode};
 use axum::response::IntoResponse;
-use http_body_util::{BodyExt, Limited};
+use http_body_util::BodyExt;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -130,7 +130,9 @@ fn closing(error: ApiError) -> Response<Body> {
 }
 
 /// Reads the whole body of `request` within `limits`: the request with its body in memory, or the
-/// refusal to send (413 too large, 408 too slow, 400 unreadable).
+/// refusal to send (413 too large, 408 too slow, 400 unreadable). A body over the limit is read
+/// on and dropped (up to sixteen times the limit, within the time) so that the client, still
+/// sending, reads the 413 rather than a reset connection.
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -149,41 +151,62 @@ pub async fn read_body<B>(
 ) -> Result<Request<Body>, Response<Body>>
 where
     B: HttpBody<Data = Bytes>,
-    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    B::Error: std::fmt::Display,
 {
-    let too_large = || {
-        closing(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the request body is larger than {} bytes", limits.max_body),
-        ))
-    };
+    let deadline = tokio::time::Instant::now() + limits.timeout;
     let (parts, body) = request.into_parts();
     let declared = parts
         .headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limits.max_body as u64) {
-        return Err(too_large());
-    }
-    let read = tokio::time::timeout(limits.timeout, Limited::new(body, limits.max_body).collect());
-    let bytes = match read.await {
-        Ok(Ok(collected)) => collected.to_bytes(),
-        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => return Err(too_large()),
-        Ok(Err(e)) => {
-            return Err(closing(ApiError::bad_request(format!(
-                "the request body cannot be read: {e}"
-            ))))
-        }
-        Err(_) => {
-            return Err(closing(ApiError::new(
-                StatusCode::REQUEST_TIMEOUT,
-                format!(
-                    "the request body did not arrive within {} s (xo serve --body-timeout)",
-                    limits.timeout.as_secs_f64()
-                ),
-            )))
-        }
+    let max = limits.max_body as u64;
+    let too_large = || {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body is larger than {} bytes", limits.max_body),
+        )
     };
-    Ok(Request::from_parts(parts, Body::from(bytes)))
+    // Declared far beyond the limit: refused at once, the connection closed.
+    if declared.is_some_and(|n| n > max.saturating_mul(DRAIN)) {
+        return Err(closing(too_large()));
+    }
+    let mut body = std::pin::pin!(body);
+    let (mut kept, mut read) = (Vec::new(), 0u64);
+    loop {
+        let frame = match tokio::time::timeout_at(deadline, body.frame()).await {
+            Ok(None) => break,
+            Ok(Some(Ok(frame))) => frame,
+            Ok(Some(Err(e))) => {
+                let message = format!("the request body cannot be read: {e}");
+                return Err(closing(ApiError::bad_request(message)));
+            }
+            Err(_) if read > max => return Err(closing(too_large())),
+            Err(_) => {
+                return Err(closing(ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    format!(
+                        "the request body did not arrive within {} s (xo serve --body-timeout)",
+                        limits.timeout.as_secs_f64()
+                    ),
+                )))
+            }
+        };
+        let Ok(data) = frame.into_data() else { continue };
+        read = read.saturating_add(data.len() as u64);
+        if read > max.saturating_mul(DRAIN) {
+            return Err(closing(too_large()));
+        }
+        if read <= max {
+            kept.extend_from_slice(&data);
+        }
+    }
+    if read > max {
+        // The whole body was read: the connection may serve the next request.
+        return Err(too_large().into_response());
+    }
+    Ok(Request::from_parts(parts, Body::from(kept)))
 }
+
+/// How many times the body limit a body over it is read on (and dropped) for.
+const DRAIN: u64 = 16;
