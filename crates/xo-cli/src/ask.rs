@@ -52,6 +52,16 @@ fn ask_one(
     let game = resolve_game(&ask.game, position)?;
     let mut query = Query::new(game, position, ask.question)?.with_threads(ask.threads);
     if let Some(book) = &ask.book {
+        // A book of another board would never be consulted: refused, not silently ignored.
+        let shape =
+            query.rules().filter(|r| r.gravity).map(|r| (r.width, r.height, r.pattern_len()));
+        if shape != Some(book.game()) {
+            let (w, h, k) = book.game();
+            anyhow::bail!(
+                "--book is a book of connect:{w},{h},{k}, not of {}",
+                query.game().name()
+            );
+        }
         query = query.with_book(book.clone());
     }
     let (result, stopped) = match answer(&query, meter) {

@@ -136,6 +136,30 @@ fn batch_treblecross_bad_far_right() -> Vec<u8> {
 // Extra checks
 // ---------------------------------------------------------------------------------------------
 
+/// stdout is one JSON object with the fields of `keys`, each `"unknown"`, and the stop.
+fn all_unknown(run: &Run, keys: &[&str]) -> Result<(), String> {
+    let j: serde_json::Value = serde_json::from_slice(&run.stdout).map_err(|e| e.to_string())?;
+    for key in keys {
+        if j[key] != "unknown" {
+            return Err(format!("{key} should be \"unknown\": {}", clip(&j.to_string())));
+        }
+    }
+    if !j["stopped"]["limit"].is_string() {
+        return Err(format!("no \"stopped\": {}", clip(&j.to_string())));
+    }
+    Ok(())
+}
+
+/// A count stopped at its budget keeps the answer's fields.
+fn counts_unknown(run: &Run) -> Result<(), String> {
+    all_unknown(run, &["first_player_wins", "second_player_wins", "draws", "games", "positions"])
+}
+
+/// A nim-sequence stopped at its budget keeps the report's fields.
+fn sequence_unknown(run: &Run) -> Result<(), String> {
+    all_unknown(run, &["values", "period", "preperiod", "largest", "rare_values"])
+}
+
 /// stdout is exactly one value: `win`, `loss` or `draw`, and a newline.
 fn one_value(run: &Run) -> Result<(), String> {
     match run.stdout_text().as_str() {
@@ -605,6 +629,56 @@ const CORPUS: &[Case] = &[
     case("stdin-endless-position", &["solve", "tictactoe", "-"], Bad("256 MiB"))
         .yes(b"", b"........")
         .within(secs(60)),
+    // --- Said one way, done another (#23): each resolved, in code or in the help -------------
+    case(
+        "check-help-says-position-required",
+        &["check", "--help"],
+        Answer("required unless --lines or --moves"),
+    ),
+    case("solve-max-nodes-zero", &["solve", "tictactoe", "--max-nodes", "0"], Bad("--max-nodes")),
+    case("count-max-nodes-zero-eq", &["count", "tictactoe", "--max-nodes=0"], Bad("--max-nodes")),
+    case("batch-max-nodes-zero", &["batch", "lol", "--max-nodes", "0"], Bad("--max-nodes"))
+        .stdin(b"1\n***\n"),
+    case(
+        "grundy-max-nodes-zero",
+        &["grundy", "kayles", "--upto", "5", "--max-nodes", "0"],
+        Bad("--max-nodes"),
+    ),
+    case("serve-max-nodes-zero", &["serve", "--max-nodes", "0"], Bad("--max-nodes")),
+    case(
+        "strip-too-large-names-limit",
+        &["solve", "treblecross:100000000"],
+        Bad("at most 16777216 cells"),
+    ),
+    case(
+        "heap-beyond-limit-names-it",
+        &["solve", "kayles", "1000000000"],
+        Bad("at most 100000000"),
+    ),
+    case(
+        "grundy-kayles-million-by-period",
+        &["grundy", "kayles", "--upto", "1000000"],
+        Answer("period 12, preperiod 71 (proven: Guy-Smith)"),
+    )
+    .within(secs(30)),
+    case(
+        "connect4-no-moves-text-has-score",
+        &["solve", "connect4", "--moves", "4453", "--no-moves"],
+        Answer("value: loss in 36 plies, score -2\n"),
+    )
+    .within(secs(120)),
+    case(
+        "count-json-stopped-keeps-shape",
+        &["count", "lol:30", "--memory-mib", "64", "--json"],
+        Stopped("--memory-mib"),
+    )
+    .then(counts_unknown),
+    case(
+        "grundy-json-stopped-keeps-shape",
+        &["grundy", "0.007", "--upto", "20000000", "--timeout", "0.5", "--json"],
+        Stopped("--timeout"),
+    )
+    .then(sequence_unknown),
     // --- Answers the contract requires ---------------------------------------------------------
     case("kayles-million", &["solve", "kayles", "1000000", "--value-only"], Answer(""))
         .within(secs(2))
@@ -1052,7 +1126,10 @@ fn full_disk(args: &[&str]) -> Result<(), String> {
 fn full_disk_is_bad_output_not_a_panic() {
     let mut failures = Vec::new();
     for args in [
-        &["solve", "tictactoe"][..],
+        &["--help"][..],
+        &["--version"],
+        &["solve", "--help"],
+        &["solve", "tictactoe"],
         &["solve", "tictactoe", "--json"],
         &["count", "tictactoe"],
         &["check", "tictactoe", "X........"],
