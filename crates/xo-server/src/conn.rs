@@ -114,6 +114,12 @@ impl Connections {
 }
 
 /// Limits on what one request may send.
+///
+/// ```
+/// use std::time::Duration;
+/// let limits = xo_server::BodyLimits { max_body: 1 << 20, timeout: Duration::from_secs(10) };
+/// assert_eq!(limits.max_body, 1 << 20);
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct BodyLimits {
     /// The largest body, in bytes.

@@ -98,19 +98,30 @@ const UNKNOWN: &str = "unknown";
 /// A nim-sequence stopped at its budget ([`SequenceQuery::unanswered`]): the fields of a
 /// [`SequenceReport`], each figure `"unknown"`, then why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[allow(missing_docs)]
 pub struct UnknownSequence {
+    /// The game's canonical name.
     pub game: String,
+    /// The largest heap asked for.
     pub upto: usize,
+    /// `"unknown"`, as every figure below.
     pub values: &'static str,
+    /// See [`SequenceReport::period`].
     pub period: &'static str,
+    /// See [`SequenceReport::preperiod`].
     pub preperiod: &'static str,
+    /// See [`SequenceReport::largest`].
     pub largest: &'static str,
+    /// See [`SequenceReport::largest_at`].
     pub largest_at: &'static str,
+    /// See [`SequenceReport::mask`].
     pub mask: &'static str,
+    /// See [`SequenceReport::mask_domain`].
     pub mask_domain: &'static str,
+    /// See [`SequenceReport::rare_heaps`].
     pub rare_heaps: &'static str,
+    /// See [`SequenceReport::common_heaps`].
     pub common_heaps: &'static str,
+    /// See [`SequenceReport::rare_values`].
     pub rare_values: &'static str,
     /// The budget reached, in words.
     pub reason: String,
