@@ -169,6 +169,10 @@ pub struct SequenceReport {
 /// ```
 pub fn sequence(query: &SequenceQuery, meter: &Meter) -> Result<SequenceReport, Stopped> {
     let upto = query.upto;
+    // The values reported, 4 bytes a heap, whether computed or arithmetic: checked first, so a
+    // sequence beyond the memory budget stops at once (the engine asks for more as it goes).
+    let bytes = (upto as u64 + 1).saturating_mul(std::mem::size_of::<Grundy>() as u64);
+    meter.reserve(bytes).map_err(|s| s.reaching(format!("values of heaps 0..={upto}")))?;
     let mut seq = NimSequence::new(query.game.clone());
     // In growing blocks until the Guy-Smith theorem proves a period: the values beyond it are
     // arithmetic (Kayles to a million heaps needs 4,096 of them computed).
@@ -186,8 +190,6 @@ pub fn sequence(query: &SequenceQuery, meter: &Meter) -> Result<SequenceReport, 
     let computed = &seq.values()[..=block.min(seq.values().len() - 1)];
     let mut values = Vec::new();
     if let Some(p) = proven {
-        let bytes = (upto as u64 + 1).saturating_mul(std::mem::size_of::<Grundy>() as u64);
-        meter.reserve(bytes).map_err(|s| s.reaching(format!("values of heaps 0..={upto}")))?;
         values.reserve_exact(upto + 1);
         values.extend_from_slice(computed);
         // Counted as values like the computed ones, in one batch.
