@@ -52,6 +52,16 @@ fn ask_one(
     let game = resolve_game(&ask.game, position)?;
     let mut query = Query::new(game, position, ask.question)?.with_threads(ask.threads);
     if let Some(book) = &ask.book {
+        // A book of another board would never be consulted: refused, not silently ignored.
+        let shape =
+            query.rules().filter(|r| r.gravity).map(|r| (r.width, r.height, r.pattern_len()));
+        if shape != Some(book.game()) {
+            let (w, h, k) = book.game();
+            anyhow::bail!(
+                "--book is a book of connect:{w},{h},{k}, not of {}",
+                query.game().name()
+            );
+        }
         query = query.with_book(book.clone());
     }
     let (result, stopped) = match answer(&query, meter) {
@@ -120,6 +130,12 @@ fn run_lines(ask: &Ask, meter: &Meter, out: &mut impl Write) -> Result<Ended> {
             .context("cannot read standard input")?;
         if read == 0 {
             break;
+        }
+        // Each line counts as a position and reads the clock (a line costs a whole query, far
+        // more), so lines that need no search (finished boards, blank lines) stop at the budget.
+        if let Err(stopped) = meter.tick(1).and_then(|()| meter.check()) {
+            let context = Some(format!("line {number}"));
+            return Err(OverBudget { stopped, context }.into());
         }
         if line.len() as u64 > MAX_LINE {
             anyhow::bail!("line {number}: longer than 64 MiB");

@@ -18,8 +18,9 @@ pub struct BudgetArgs {
     #[arg(long, alias = "max-seconds", value_name = "SECONDS", default_value = "300", value_parser = parse_seconds,
           allow_hyphen_values = true)]
     pub timeout: Duration,
-    /// Stop after visiting this many positions.
-    #[arg(long, value_name = "N", default_value_t = Budget::DEFAULT_NODES, allow_hyphen_values = true)]
+    /// Stop after visiting this many positions (at least 1, as --timeout is more than 0).
+    #[arg(long, value_name = "N", default_value_t = Budget::DEFAULT_NODES, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: u64,
     /// The most memory the job's tables may take, in MiB.
     #[arg(long, value_name = "MIB", default_value_t = Budget::DEFAULT_MEMORY >> 20, allow_hyphen_values = true,

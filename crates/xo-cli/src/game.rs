@@ -25,6 +25,12 @@ const MAX_POSITION: u64 = 256 << 20;
 /// ```
 pub fn resolve_game(name: &str, position: Option<&str>) -> Result<Game> {
     if name.ends_with(".toml") || Path::new(name).is_file() {
+        // Only a regular file: a FIFO would block the open, a device never end.
+        let meta =
+            std::fs::metadata(name).with_context(|| format!("cannot read rules file {name}"))?;
+        if !meta.is_file() {
+            bail!("rules file {name} is not a regular file");
+        }
         let mut text = String::new();
         std::fs::File::open(name)
             .and_then(|f| f.take(MAX_RULES_FILE + 1).read_to_string(&mut text))
@@ -36,6 +42,51 @@ pub fn resolve_game(name: &str, position: Option<&str>) -> Result<Game> {
         return Ok(Game::Placement(rules));
     }
     Ok(Game::parse_for(name, position)?)
+}
+
+/// Reads line `number` (1-based, for messages) of `input` into `line`, at most `max` bytes: the
+/// limit is checked as the bytes arrive, so an endless line (`cat /dev/zero`) is refused after
+/// `max` bytes instead of filling memory. `Ok(false)` at the end of input.
+///
+/// ```
+/// use xo_cli::game::read_line_within;
+/// let mut line = String::new();
+/// let mut input = &b"hint\nxxxxxxxx\n"[..];
+/// assert!(read_line_within(&mut input, &mut line, 4, 1).unwrap());
+/// assert_eq!(line, "hint\n");
+/// let err = read_line_within(&mut input, &mut line, 4, 2).unwrap_err().to_string();
+/// assert_eq!(err, "line 2 of standard input is longer than 4 bytes");
+/// ```
+pub fn read_line_within(
+    input: &mut impl std::io::BufRead,
+    line: &mut String,
+    max: u64,
+    number: u64,
+) -> Result<bool> {
+    use std::io::BufRead;
+    line.clear();
+    let mut bytes = Vec::new();
+    let read = input
+        .take(max.saturating_add(1))
+        .read_until(b'\n', &mut bytes)
+        .with_context(|| format!("cannot read line {number} of standard input"))?;
+    // Up to `max` bytes of text, plus its newline.
+    let text_len = bytes.len() - usize::from(bytes.last() == Some(&b'\n'));
+    if text_len as u64 > max {
+        bail!("line {number} of standard input is longer than {}", bytes_text(max));
+    }
+    *line = String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("line {number} of standard input is not valid UTF-8"))?;
+    Ok(read > 0)
+}
+
+/// `n` bytes in words: `1 MiB`, `64 KiB` or `100 bytes`.
+fn bytes_text(n: u64) -> String {
+    match n {
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+        n => format!("{n} bytes"),
+    }
 }
 
 /// The position argument, with `-` meaning standard input (for boards too long for a command

@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use plotters::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use xo_core::budget::Stopped;
 use xo_core::query::{sequence, SequenceQuery, SequenceReport};
 
 /// Arguments of `xo grundy`.
@@ -31,6 +32,12 @@ pub struct GrundyArgs {
 
 /// The nim-sequence `args` ask for, within their budget.
 pub fn report(args: &GrundyArgs) -> Result<SequenceReport> {
+    let (_, result) = compute(args)?;
+    Ok(result.map_err(OverBudget::from)?)
+}
+
+/// The query `args` ask, and its sequence or where it stopped.
+fn compute(args: &GrundyArgs) -> Result<(SequenceQuery, Result<SequenceReport, Stopped>)> {
     let game = resolve_game(&args.game, None)?;
     let query = SequenceQuery::new(&game, args.upto)?;
     let (meter, bar) = args.budget.meter();
@@ -38,7 +45,7 @@ pub fn report(args: &GrundyArgs) -> Result<SequenceReport> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    Ok(result.map_err(OverBudget::from)?)
+    Ok((query, result))
 }
 
 /// Writes the report as text: the values twenty to a line, then the period and summary figures.
@@ -131,7 +138,27 @@ where
 
 /// Runs `xo grundy`: computes, prints text or JSON to `out`, and plots if asked.
 pub fn run(args: &GrundyArgs, out: &mut impl Write) -> Result<()> {
-    let r = report(args)?;
+    let r = match compute(args)? {
+        (_, Ok(r)) => r,
+        (query, Err(stopped)) => {
+            // Over budget: the answer's shape with every figure unknown (exit 3 follows).
+            if args.json {
+                let json = serde_json::to_string(&query.unanswered(&stopped))
+                    .context("cannot write JSON")?;
+                writeln!(out, "{json}").context("cannot write the answer")?;
+            } else {
+                writeln!(
+                    out,
+                    "nim-sequence of octal:{} for heaps 0..={}: unknown\nnote: {stopped}",
+                    query.game(),
+                    query.upto()
+                )
+                .context("cannot write the answer")?;
+            }
+            out.flush().context("cannot write the answer")?;
+            return Err(OverBudget::from(stopped).into());
+        }
+    };
     if args.json {
         let json = serde_json::to_string(&r).context("cannot write JSON")?;
         writeln!(out, "{json}").context("cannot write the answer")?;

@@ -101,6 +101,9 @@ enum Command {
         /// Describe the database: game, positions and values per tier, bytes, how it was made.
         #[arg(long, conflicts_with = "position")]
         info: bool,
+        /// The budget of the lookup (the tiers read must fit --memory-mib).
+        #[command(flatten)]
+        budget: BudgetArgs,
     },
     /// Count the games continuing from a position by outcome, and the distinct positions.
     Count {
@@ -116,6 +119,10 @@ enum Command {
         budget: BudgetArgs,
     },
     /// Check whether a position can arise in a legal game (exit 0 yes, 1 no, 2 bad input).
+    #[command(mut_arg("position", |a| a
+        .help("The cells in reading order, '.' for empty ('-': read it from standard input); \
+               required unless --lines or --moves gives the positions")
+        .required_unless_present_any(["lines", "moves"])))]
     Check {
         #[command(flatten)]
         at: PositionArgs,
@@ -199,9 +206,16 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
-            // --help and --version: print and succeed (quietly on a closed pipe).
-            let _ = e.print();
-            return ExitCode::SUCCESS;
+            // --help and --version: print and succeed (quietly on a closed pipe); output that
+            // cannot be written is exit 2, as for every answer.
+            let mut stdout = io::stdout().lock();
+            return match write!(stdout, "{}", e.render()).and_then(|()| stdout.flush()) {
+                Err(err) if err.kind() != io::ErrorKind::BrokenPipe => {
+                    eprintln!("xo: error: cannot write the help: {err}");
+                    ExitCode::from(EXIT_BAD_INPUT)
+                }
+                _ => ExitCode::SUCCESS,
+            };
         }
         Err(e) => {
             // Usage errors: one line, like every other bad input (clap's own lines up to the
@@ -288,11 +302,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Solve { at, strong: true, db: Some(db), budget, .. } => {
             xo_cli::strong::solve(&at.game, &db, &budget, &mut out)?;
         }
-        Command::Query { db, info: true, .. } => xo_cli::strong::info(&db, &mut out)?,
-        Command::Query { db, position, json, winning, .. } => {
+        Command::Query { db, info: true, budget, .. } => {
+            xo_cli::strong::info(&db, &mut out, &xo_core::budget::Meter::new(budget.budget()))?
+        }
+        Command::Query { db, position, json, winning, budget, .. } => {
             let position = xo_cli::game::position_arg(position)?;
             let question = Question::Analysis { winning_only: winning };
-            let (query, answer) = xo_cli::strong::query(&db, position.as_deref(), question)?;
+            let meter = xo_core::budget::Meter::new(budget.budget());
+            let (query, answer) =
+                xo_cli::strong::query(&db, position.as_deref(), question, &meter)?;
             if json {
                 writeln!(out, "{}", serde_json::to_string(&answer)?)?;
             } else {
@@ -318,11 +336,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             ask::run(&query(at, Question::Count { by_length, dense }, budget), &mut out)?;
         }
         Command::Check { at, budget } => {
-            if at.position.is_none() && at.moves.is_none() && !at.lines {
-                anyhow::bail!(
-                    "check needs a POSITION (or --lines to read positions from standard input)"
-                );
-            }
             if ask::run(&query(at, Question::Reach, budget), &mut out)?.unreachable {
                 return Ok(ExitCode::from(1));
             }
@@ -337,6 +350,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Batch { format, example, budget, book } => {
             let book = book.as_deref().map(xo_cli::book::load).transpose()?;
+            // A book the format would not consult: refused, not silently ignored.
+            match (&book, format) {
+                (Some(book), BatchFormat::Connect4Score) if book.game() != (7, 6, 4) => {
+                    let (w, h, k) = book.game();
+                    anyhow::bail!("--book is a book of connect:{w},{h},{k}, not of connect4");
+                }
+                (Some(_), BatchFormat::TttCount | BatchFormat::Lol | BatchFormat::Treblecross) => {
+                    anyhow::bail!("--book is for connect4-score (opening books of Connect Four)");
+                }
+                _ => {}
+            }
             let stdin = io::stdin();
             let input: Box<dyn Read> =
                 if example { Box::new(format.sample().as_bytes()) } else { Box::new(stdin.lock()) };

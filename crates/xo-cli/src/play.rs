@@ -4,10 +4,13 @@
 //! with strings. Bad commands re-prompt; end of input ends the session cleanly.
 
 use crate::budget::{BudgetArgs, OverBudget};
-use crate::game::resolve_game;
+use crate::game::{read_line_within, resolve_game};
 use crate::render::{draw_board, plies};
 use anyhow::Result;
 use std::io::{BufRead, Write};
+
+/// The longest line `play` reads (the position with `-`, then one command a line).
+const MAX_LINE: u64 = 1 << 20;
 use xo_core::game::Game as _;
 use xo_core::games::board::BoardMove;
 use xo_core::query::{answer, Answer, Game, MoveReport, Query, Question};
@@ -45,11 +48,17 @@ pub fn play(
     mut out: impl Write,
     budget: BudgetArgs,
 ) -> Result<()> {
+    // Lines of standard input read so far (for messages), each at most MAX_LINE bytes.
+    let mut number = 0;
+    let mut read = |line: &mut String| -> Result<bool> {
+        number += 1;
+        read_line_within(&mut input, line, MAX_LINE, number)
+    };
     let first_line;
     let position = match position {
         Some("-") => {
             let mut line = String::new();
-            input.read_line(&mut line)?;
+            read(&mut line)?;
             first_line = line;
             Some(first_line.as_str())
         }
@@ -71,10 +80,6 @@ pub fn play(
     let (rules, start) = (rules.clone(), start.clone());
     let rules = &rules;
     let mut line = String::new();
-    let mut read = |line: &mut String| -> Result<bool> {
-        line.clear();
-        Ok(input.read_line(line)? > 0)
-    };
     let side = match side {
         Some(s) => s,
         None => loop {

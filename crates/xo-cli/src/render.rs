@@ -70,6 +70,9 @@ fn render_solve(query: &Query, r: &SolveReport) -> String {
     if let Some(n) = r.remoteness {
         out.push_str(&format!(" in {}", plies(n)));
     }
+    if let Some(score) = r.score {
+        out.push_str(&format!(", score {score}"));
+    }
     out.push('\n');
     if let (Some(values), Some(nim)) = (&r.heap_values, r.nim_sum) {
         let shown: Vec<String> = values.iter().map(|v| v.to_string()).collect();
@@ -84,10 +87,23 @@ fn render_solve(query: &Query, r: &SolveReport) -> String {
         }
     }
     if let Some(moves) = &r.moves {
-        out.push_str("move    value  remoteness\n");
+        // Gravity games tell Pons' score of every move too.
+        let scored = moves.iter().any(|m| m.score.is_some());
+        out.push_str(if scored {
+            "move    value  remoteness  score\n"
+        } else {
+            "move    value  remoteness\n"
+        });
         for m in moves {
             let n = m.remoteness.map_or("-".to_string(), |n| n.to_string());
-            out.push_str(&format!("{:<7} {:<6} {n}\n", m.name, m.value.to_string()));
+            match m.score {
+                Some(score) if scored => out.push_str(&format!(
+                    "{:<7} {:<6} {n:<11} {score}\n",
+                    m.name,
+                    m.value.to_string()
+                )),
+                _ => out.push_str(&format!("{:<7} {:<6} {n}\n", m.name, m.value.to_string())),
+            }
         }
     }
     if let Some(note) = &r.note {

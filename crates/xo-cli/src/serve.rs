@@ -30,8 +30,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds,
           allow_hyphen_values = true)]
     pub timeout: Duration,
-    /// The most positions one request may visit.
-    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
+    /// The most positions one request may visit (at least 1).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: u64,
     /// The most memory one request's tables may take, in MiB.
     #[arg(long, value_name = "MIB", default_value_t = 256,
@@ -51,7 +52,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds,
           allow_hyphen_values = true)]
     pub header_timeout: Duration,
-    /// Connections open at once (more wait to be accepted).
+    /// Seconds a request has, once its headers are in, to send its whole body (408 after).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds,
+          allow_hyphen_values = true)]
+    pub body_timeout: Duration,
+    /// Connections open at once; beyond that, a new one closes the one that has waited longest
+    /// for its client (headers, body or next request), or waits while every one computes.
     #[arg(long, value_name = "N", default_value_t = 4096,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_connections: u64,
@@ -68,6 +74,7 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
         queue: args.queue,
         cache_bytes: usize::try_from(args.cache_mib << 20).unwrap_or(usize::MAX),
         header_timeout: args.header_timeout,
+        body_timeout: args.body_timeout,
         max_connections: args.max_connections as usize,
         ..Config::default()
     };
@@ -75,15 +82,39 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
         config.workers = workers as usize;
     }
     let mut left = args.db_memory_mib.saturating_mul(1 << 20);
-    for dir in &args.db {
+    for (i, dir) in args.db.iter().enumerate() {
+        // The same folder twice would be loaded twice and answer nothing more.
+        let same = |a: &PathBuf, b: &PathBuf| match (a.canonicalize(), b.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => a == b,
+        };
+        if let Some(earlier) = args.db[..i].iter().find(|d| same(d, dir)) {
+            anyhow::bail!("--db {} is given twice (as {})", dir.display(), earlier.display());
+        }
         let db = Database::load(dir, left).with_context(|| format!("--db {}", dir.display()))?;
+        // Only the first database of a game would ever answer.
+        if let Some(other) = config.databases.iter().find(|d| d.rules() == db.rules()) {
+            anyhow::bail!(
+                "--db {} and --db {} both hold {}: give one",
+                other.folder().display(),
+                dir.display(),
+                db.rules().name
+            );
+        }
         left = left.saturating_sub(db.positions().saturating_mul(2));
         config.databases.push(Arc::new(db));
     }
     for path in &args.book {
-        config
-            .books
-            .push(crate::book::load(path).with_context(|| format!("--book {}", path.display()))?);
+        let book = crate::book::load(path).with_context(|| format!("--book {}", path.display()))?;
+        // Only the first book of a board would ever be consulted.
+        if config.books.iter().any(|b| b.game() == book.game()) {
+            let (w, h, k) = book.game();
+            anyhow::bail!(
+                "--book {}: a book of connect:{w},{h},{k} is given already",
+                path.display()
+            );
+        }
+        config.books.push(book);
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use xo_core::budget::Meter;
 use xo_core::games::board::{Board, MAX_BOARD_CELLS};
 use xo_core::query::{from_database, Answer, Game, Query, Question};
 use xo_core::rules::Rules;
@@ -174,23 +175,48 @@ fn progress(
 }
 
 /// Answers `position` from the database in `dir`, as `xo solve` would (with the query, for
-/// rendering).
-pub fn query(dir: &Path, position: Option<&str>, question: Question) -> Result<(Query, Answer)> {
+/// rendering), within `meter`: the tiers read must fit its memory budget (checked before they
+/// are read) and its clock is read before each.
+pub fn query(
+    dir: &Path,
+    position: Option<&str>,
+    question: Question,
+    meter: &Meter,
+) -> Result<(Query, Answer)> {
     let header_bytes = read_head(&tier_path(dir, 0))?;
     let (header, _, _) =
         decode_header(&header_bytes).with_context(|| format!("{}", tier_path(dir, 0).display()))?;
     let rules = header.rules;
     let query = Query::new(Game::Placement(rules.clone()), position, question)?;
     let plies = query.position().map_or(0, |p| p.plies());
+    let analysis =
+        (plies as usize) < rules.cells() && matches!(question, Question::Analysis { .. });
+    let needed = if analysis { vec![plies, plies + 1] } else { vec![plies] };
+    reserve_tiers(dir, &needed, meter)?;
+    meter.check().map_err(OverBudget::from)?;
     let (_, tier) = read_tier(dir, Some(&rules), plies)?;
-    let next = if (plies as usize) < rules.cells() && matches!(question, Question::Analysis { .. })
-    {
+    let next = if analysis {
+        meter.check().map_err(OverBudget::from)?;
         Some(read_tier(dir, Some(&rules), plies + 1)?.1)
     } else {
         None
     };
     let answer = Answer::Solve(from_database(&query, &tier, next.as_deref()));
     Ok((query, answer))
+}
+
+/// Checks that tiers `tiers` of the database in `dir` fit `meter`'s memory budget when read at
+/// once (each file's bytes and its records, about twice its size).
+fn reserve_tiers(dir: &Path, tiers: &[u32], meter: &Meter) -> Result<()> {
+    let bytes: u64 = tiers
+        .iter()
+        .map(|&t| std::fs::metadata(tier_path(dir, t)).map_or(0, |m| m.len()))
+        .fold(0, u64::saturating_add);
+    meter.reserve(bytes.saturating_mul(2)).map_err(|s| {
+        let names: Vec<String> = tiers.iter().map(|&t| tier_file_name(t)).collect();
+        OverBudget::from(s.reaching(format!("{} hold {bytes} bytes", names.join(" and "))))
+    })?;
+    Ok(())
 }
 
 /// The first 64 KiB of a file (enough for any header).
@@ -203,8 +229,9 @@ pub fn read_head(path: &Path) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// `xo query DIR --info`: the game, each tier's positions and values, the bytes, how it was made.
-pub fn info(dir: &Path, out: &mut impl Write) -> Result<()> {
+/// `xo query DIR --info`: the game, each tier's positions and values, the bytes, how it was made;
+/// each tier within `meter` (its memory budget, and its clock read before each tier).
+pub fn info(dir: &Path, out: &mut impl Write, meter: &Meter) -> Result<()> {
     let first = read_head(&tier_path(dir, 0))?;
     let (header, _, _) =
         decode_header(&first).with_context(|| format!("{}", tier_path(dir, 0).display()))?;
@@ -216,6 +243,8 @@ pub fn info(dir: &Path, out: &mut impl Write) -> Result<()> {
     )?;
     let (mut total, mut bytes) = (0u64, 0u64);
     for t in 0..=rules.cells() as u32 {
+        reserve_tiers(dir, &[t], meter)?;
+        meter.check().map_err(OverBudget::from)?;
         let (_, records) = read_tier(dir, Some(&rules), t)?;
         let count =
             |v: Value| records.iter().filter(|r| r.scored().is_some_and(|s| s.value == v)).count();

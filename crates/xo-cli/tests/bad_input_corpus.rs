@@ -29,6 +29,8 @@ enum Input {
     Bytes(&'static [u8]),
     /// Bytes made when the case runs (large inputs).
     Made(fn() -> Vec<u8>),
+    /// These bytes, then the line after them over and over (`yes`), until xo stops reading.
+    Yes(&'static [u8], &'static [u8]),
 }
 
 /// What the contract promises for a case.
@@ -82,6 +84,10 @@ impl Case {
         self.input = Input::Made(make);
         self
     }
+    const fn yes(mut self, first: &'static [u8], line: &'static [u8]) -> Case {
+        self.input = Input::Yes(first, line);
+        self
+    }
     const fn within(mut self, limit: Duration) -> Case {
         self.limit = limit;
         self
@@ -129,6 +135,30 @@ fn batch_treblecross_bad_far_right() -> Vec<u8> {
 // ---------------------------------------------------------------------------------------------
 // Extra checks
 // ---------------------------------------------------------------------------------------------
+
+/// stdout is one JSON object with the fields of `keys`, each `"unknown"`, and the stop.
+fn all_unknown(run: &Run, keys: &[&str]) -> Result<(), String> {
+    let j: serde_json::Value = serde_json::from_slice(&run.stdout).map_err(|e| e.to_string())?;
+    for key in keys {
+        if j[key] != "unknown" {
+            return Err(format!("{key} should be \"unknown\": {}", clip(&j.to_string())));
+        }
+    }
+    if !j["stopped"]["limit"].is_string() {
+        return Err(format!("no \"stopped\": {}", clip(&j.to_string())));
+    }
+    Ok(())
+}
+
+/// A count stopped at its budget keeps the answer's fields.
+fn counts_unknown(run: &Run) -> Result<(), String> {
+    all_unknown(run, &["first_player_wins", "second_player_wins", "draws", "games", "positions"])
+}
+
+/// A nim-sequence stopped at its budget keeps the report's fields.
+fn sequence_unknown(run: &Run) -> Result<(), String> {
+    all_unknown(run, &["values", "period", "preperiod", "largest", "rare_values"])
+}
 
 /// stdout is exactly one value: `win`, `loss` or `draw`, and a newline.
 fn one_value(run: &Run) -> Result<(), String> {
@@ -514,6 +544,141 @@ const CORPUS: &[Case] = &[
         AnswerOrStopped("", "--memory-mib"),
     )
     .within(secs(6)),
+    // --- Endless input that needs no search: the budget is read per line -----------------------
+    case("batch-lol-endless-l-star-l", &["batch", "lol", "--timeout", "1"], Stopped("--timeout"))
+        .yes(b"1000000000000\n", b"L*L\n"),
+    case("batch-lol-endless-lol", &["batch", "lol", "--timeout", "1"], Stopped("--timeout"))
+        .yes(b"1000000000000\n", b"LOL\n"),
+    case("batch-lol-endless-stars", &["batch", "lol", "--timeout", "1"], Stopped("--timeout"))
+        .yes(b"1000000000000\n", b"***\n"),
+    case("batch-lol-endless-l-stars-l", &["batch", "lol", "--timeout", "1"], Stopped("--timeout"))
+        .yes(b"1000000000000\n", b"L**L\n"),
+    case("batch-ttt-endless", &["batch", "ttt-count", "--timeout", "1"], Stopped("--timeout"))
+        .yes(b"1000000000000\n", b".........\n"),
+    case(
+        "batch-treblecross-endless",
+        &["batch", "treblecross", "--timeout", "1"],
+        Stopped("--timeout"),
+    )
+    .yes(b"1000000000000\n", b"XX.\n"),
+    case(
+        "batch-connect4-endless-won",
+        &["batch", "connect4-score", "--timeout", "1"],
+        Stopped("--timeout"),
+    )
+    .yes(b"", b"1212121\n"),
+    case(
+        "batch-connect4-endless-blank",
+        &["batch", "connect4-score", "--timeout", "1"],
+        Stopped("--timeout"),
+    )
+    .yes(b"", b"\n"),
+    case(
+        "batch-ttt-nodes-per-line",
+        &["batch", "ttt-count", "--max-nodes", "5000"],
+        Stopped("--max-nodes"),
+    )
+    .yes(b"1000000000000\n", b"XX.OO....\n"),
+    case(
+        "lines-solve-endless-won",
+        &["solve", "tictactoe", "--lines", "--timeout", "1"],
+        Stopped("--timeout"),
+    )
+    .yes(b"", b"XXXOO....\n"),
+    case(
+        "lines-solve-endless-full",
+        &["solve", "tictactoe", "--lines", "--timeout", "1"],
+        Stopped("--timeout"),
+    )
+    .yes(b"", b"XOXXOOOXX\n"),
+    case(
+        "lines-solve-endless-blank",
+        &["solve", "tictactoe", "--lines", "--timeout", "1"],
+        Stopped("--timeout"),
+    )
+    .yes(b"", b"\n"),
+    case(
+        "lines-check-endless",
+        &["check", "tictactoe", "--lines", "--timeout", "1"],
+        Stopped("--timeout"),
+    )
+    .yes(b"", b"XXX......\n"),
+    case(
+        "lines-count-nodes-per-line",
+        &["count", "tictactoe", "--lines", "--max-nodes", "100"],
+        Stopped("--max-nodes"),
+    )
+    .yes(b"", b"XXXOO....\n"),
+    // --- Endless lines: refused at their limit, naming it and the line --------------------------
+    case("play-endless-line", &["play", "tictactoe", "--as", "first"], BadAfter("line 1", 0))
+        .yes(b"", b"\0\0\0\0\0\0\0\0"),
+    case("play-endless-second-line", &["play", "tictactoe", "--as", "first"], BadAfter("1 MiB", 1))
+        .yes(b"5\n", b"00000000"),
+    case("play-endless-position", &["play", "tictactoe", "-", "--as", "first"], Bad("line 1"))
+        .yes(b"", b"........"),
+    case(
+        "play-invalid-utf8-line",
+        &["play", "tictactoe", "--as", "first"],
+        BadAfter("line 2 of standard input is not valid UTF-8", 1),
+    )
+    .stdin(b"5\n\xff\n"),
+    case("lines-endless-line", &["solve", "tictactoe", "--lines"], Bad("line 1"))
+        .yes(b"", b"........")
+        .within(secs(60)),
+    case("batch-lol-endless-line", &["batch", "lol"], Bad("line 2")).yes(b"1\n", b"********"),
+    case("stdin-endless-position", &["solve", "tictactoe", "-"], Bad("256 MiB"))
+        .yes(b"", b"........")
+        .within(secs(60)),
+    // --- Said one way, done another (#23): each resolved, in code or in the help -------------
+    case(
+        "check-help-says-position-required",
+        &["check", "--help"],
+        Answer("required unless --lines or --moves"),
+    ),
+    case("solve-max-nodes-zero", &["solve", "tictactoe", "--max-nodes", "0"], Bad("--max-nodes")),
+    case("count-max-nodes-zero-eq", &["count", "tictactoe", "--max-nodes=0"], Bad("--max-nodes")),
+    case("batch-max-nodes-zero", &["batch", "lol", "--max-nodes", "0"], Bad("--max-nodes"))
+        .stdin(b"1\n***\n"),
+    case(
+        "grundy-max-nodes-zero",
+        &["grundy", "kayles", "--upto", "5", "--max-nodes", "0"],
+        Bad("--max-nodes"),
+    ),
+    case("serve-max-nodes-zero", &["serve", "--max-nodes", "0"], Bad("--max-nodes")),
+    case(
+        "strip-too-large-names-limit",
+        &["solve", "treblecross:100000000"],
+        Bad("at most 16777216 cells"),
+    ),
+    case(
+        "heap-beyond-limit-names-it",
+        &["solve", "kayles", "1000000000"],
+        Bad("at most 100000000"),
+    ),
+    case(
+        "grundy-kayles-million-by-period",
+        &["grundy", "kayles", "--upto", "1000000"],
+        Answer("period 12, preperiod 71 (proven: Guy-Smith)"),
+    )
+    .within(secs(30)),
+    case(
+        "connect4-no-moves-text-has-score",
+        &["solve", "connect4", "--moves", "4453", "--no-moves"],
+        Answer("value: loss in 36 plies, score -2\n"),
+    )
+    .within(secs(120)),
+    case(
+        "count-json-stopped-keeps-shape",
+        &["count", "lol:30", "--memory-mib", "64", "--json"],
+        Stopped("--memory-mib"),
+    )
+    .then(counts_unknown),
+    case(
+        "grundy-json-stopped-keeps-shape",
+        &["grundy", "0.007", "--upto", "20000000", "--timeout", "0.5", "--json"],
+        Stopped("--timeout"),
+    )
+    .then(sequence_unknown),
     // --- Answers the contract requires ---------------------------------------------------------
     case("kayles-million", &["solve", "kayles", "1000000", "--value-only"], Answer(""))
         .within(secs(2))
@@ -599,15 +764,30 @@ fn wait_within(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
 /// Runs `xo args...` with `input`, reading and writing on their own threads so that neither large
 /// inputs nor large outputs can deadlock; `Err` if it outlives `limit` (it is killed).
 fn run(args: &[&str], input: Option<Vec<u8>>, limit: Duration) -> Result<Run, String> {
+    run_fed(args, input.map(|bytes| (bytes, Vec::new())), limit)
+}
+
+/// Runs `xo args...` as [`run`] does, its standard input the first bytes of `input` and then its
+/// second bytes over and over (when not empty) until xo stops reading.
+fn run_fed(
+    args: &[&str],
+    input: Option<(Vec<u8>, Vec<u8>)>,
+    limit: Duration,
+) -> Result<Run, String> {
     let mut cmd = command(args);
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     cmd.stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() });
     let start = Instant::now();
     let mut child = cmd.spawn().expect("the xo binary starts");
     let writer = child.stdin.take().map(|mut stdin| {
-        let input = input.unwrap_or_default();
-        // The child may stop reading early (bad input): a broken pipe here is expected.
-        thread::spawn(move || drop(stdin.write_all(&input)))
+        let (first, again) = input.unwrap_or_default();
+        // The child may stop reading early (bad input, a budget): a broken pipe here is expected.
+        thread::spawn(move || {
+            let again = again.repeat((1 << 16) / again.len().max(1));
+            if stdin.write_all(&first).is_ok() && !again.is_empty() {
+                while stdin.write_all(&again).is_ok() {}
+            }
+        })
     });
     let mut out = child.stdout.take().unwrap();
     let out_reader = thread::spawn(move || {
@@ -689,12 +869,13 @@ fn expect_code(run: &Run, code: i32) -> Result<(), String> {
 
 /// Runs one case and checks everything the contract says about it.
 fn check_case(case: &Case) -> Result<Duration, String> {
-    let input = match case.input {
-        Input::None => None,
-        Input::Bytes(b) => Some(b.to_vec()),
-        Input::Made(make) => Some(make()),
+    let (input, again) = match case.input {
+        Input::None => (None, Vec::new()),
+        Input::Bytes(b) => (Some(b.to_vec()), Vec::new()),
+        Input::Made(make) => (Some(make()), Vec::new()),
+        Input::Yes(first, line) => (Some(first.to_vec()), line.to_vec()),
     };
-    let run = run(case.args, input.clone(), case.limit)?;
+    let run = run_fed(case.args, input.clone().map(|i| (i, again)), case.limit)?;
     if run.stderr.contains("panicked") || run.stderr.contains("backtrace") {
         return Err(format!("panicked: {:?}", clip(&run.stderr)));
     }
@@ -945,7 +1126,10 @@ fn full_disk(args: &[&str]) -> Result<(), String> {
 fn full_disk_is_bad_output_not_a_panic() {
     let mut failures = Vec::new();
     for args in [
-        &["solve", "tictactoe"][..],
+        &["--help"][..],
+        &["--version"],
+        &["solve", "--help"],
+        &["solve", "tictactoe"],
         &["solve", "tictactoe", "--json"],
         &["count", "tictactoe"],
         &["check", "tictactoe", "X........"],

@@ -31,9 +31,13 @@ fn a_book_is_built_and_changes_no_answer() {
         booked.extend(["--book", book]);
         assert_eq!(stdout(&xo(&booked)), stdout(&xo(&plain)), "{moves}");
     }
-    // The book of another board is ignored, not misused.
-    let a = stdout(&xo(&["solve", "connect:4,5,4", "--json", "--book", book]));
-    assert_eq!(a, stdout(&xo(&["solve", "connect:4,5,4", "--json"])));
+    // The book of another board is not misused: refused, naming both boards (#23: it was
+    // silently ignored).
+    let out = xo(&["solve", "connect:4,5,4", "--json", "--book", book]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("a book of connect:5,4,4, not of connect:4,5,4"), "{err}");
+    assert!(out.stdout.is_empty());
 }
 
 #[test]

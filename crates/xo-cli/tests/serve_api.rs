@@ -238,7 +238,13 @@ fn work_beyond_the_budget_is_422_with_the_reason_within_the_limit() {
     let (status, body) = server.get("/api/grundy?game=treblecross&upto=2000000&timeout=0.5");
     assert_eq!(status, 422, "{body}");
     let json: Json = serde_json::from_str(&body).unwrap();
-    assert!(json["error"].as_str().unwrap().contains("time budget"), "{body}");
+    // The report's shape, every figure unknown, with the reason (was {"error"}: #23).
+    assert!(json["reason"].as_str().unwrap().contains("time budget"), "{body}");
+    assert_eq!(
+        (&json["values"], &json["period"]),
+        (&Json::from("unknown"), &Json::from("unknown"))
+    );
+    assert_eq!(json["stopped"]["limit"], "time");
     let (status, body) = server.get("/api/grundy?game=treblecross&upto=100000000");
     assert_eq!(status, 422, "{body}");
     assert!(body.contains("memory budget"), "{body}");
@@ -398,4 +404,137 @@ fn an_opening_book_serves_the_same_answers() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("damaged"));
+}
+
+/// Reads what the server sends on `stream` until it closes the connection (at most `limit`):
+/// the text, and whether it closed.
+fn read_until_closed(stream: &mut std::net::TcpStream, limit: Duration) -> (String, bool) {
+    use std::io::Read;
+    stream.set_read_timeout(Some(limit)).unwrap();
+    let mut got = Vec::new();
+    let closed = stream.read_to_end(&mut got).is_ok();
+    (String::from_utf8_lossy(&got).into_owned(), closed)
+}
+
+/// A POST whose headers promise `length` bytes of body, and `sent` of them.
+fn post_promising(addr: std::net::SocketAddr, length: usize, sent: &[u8]) -> std::net::TcpStream {
+    use std::io::Write;
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    let head = format!(
+        "POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n\r\n"
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    s.write_all(sent).unwrap();
+    s
+}
+
+#[test]
+fn stalled_and_trickling_bodies_get_408_and_are_closed() {
+    use std::io::Write;
+    let server = Server::start(&["--body-timeout", "1", "--header-timeout", "30"]);
+    // Headers in at once, then 10 of the 100 bytes promised, then nothing.
+    let mut stalled = post_promising(server.addr, 100, br#"{"game":"t"#);
+    // A body trickling one byte every 200 ms: the timeout bounds the whole body, not each byte.
+    let mut trickling = post_promising(server.addr, 100, b"{");
+    let trickle = {
+        let mut s = trickling.try_clone().unwrap();
+        std::thread::spawn(move || {
+            for _ in 0..60 {
+                std::thread::sleep(Duration::from_millis(200));
+                if s.write_all(b" ").is_err() {
+                    return;
+                }
+            }
+        })
+    };
+    // Either way: 408 naming the flag, and the connection closed (the test's bound: 10 s).
+    for s in [&mut stalled, &mut trickling] {
+        let (text, closed) = read_until_closed(s, Duration::from_secs(10));
+        assert!(text.starts_with("HTTP/1.1 408"), "{text:?}");
+        assert!(text.contains("--body-timeout"), "{text}");
+        assert!(closed, "the connection is still open: {text:?}");
+    }
+    trickle.join().unwrap();
+    // A body declared far larger than the limit is refused before it is sent.
+    let mut large = post_promising(server.addr, 100 << 20, b"");
+    let (text, _) = read_until_closed(&mut large, Duration::from_secs(10));
+    assert!(text.starts_with("HTTP/1.1 413"), "{text:?}");
+    // A whole body is answered as before.
+    let body = r#"{"game":"tictactoe","position":"XX.OO...."}"#;
+    let mut whole = post_promising(server.addr, body.len(), body.as_bytes());
+    let (text, _) = read_until_closed(&mut whole, Duration::from_millis(1500));
+    assert!(text.starts_with("HTTP/1.1 200"), "{text:?}");
+}
+
+#[test]
+fn stalled_bodies_do_not_starve_other_clients() {
+    // Bodies may take a minute, yet four stalled ones do not hold the four connections.
+    let server = Server::start(&["--max-connections", "4", "--body-timeout", "60"]);
+    let mut stalled: Vec<std::net::TcpStream> =
+        (0..4).map(|_| post_promising(server.addr, 100, b"{")).collect();
+    std::thread::sleep(Duration::from_millis(300));
+    // A normal request is answered (the test gives up after 20 s, far below the body timeout).
+    let addr = server.addr;
+    let (done, answered) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let _ = done.send(rt.block_on(xo_server::load::request(
+            addr,
+            "/api/solve?game=tictactoe&position=X........",
+            None,
+        )));
+    });
+    let (status, body) = answered
+        .recv_timeout(Duration::from_secs(20))
+        .expect("a GET waited behind four stalled bodies")
+        .unwrap();
+    assert_eq!(status, 200, "{body}");
+    // It took the place of the stalled client that had waited longest, which was closed.
+    let (text, closed) = read_until_closed(&mut stalled[0], Duration::from_secs(5));
+    assert!(closed && text.is_empty(), "{text:?}");
+    // Many more clients, each answered in turn while stalled ones keep arriving.
+    for _ in 0..10 {
+        stalled.push(post_promising(server.addr, 100, b"{"));
+        assert_eq!(server.get("/api/games").0, 200);
+    }
+}
+
+#[test]
+fn said_one_way_done_another_over_http() {
+    let server = Server::start(&[]);
+    let s = &server;
+    // Parameters in two places, or a key given twice: refused, not silently one of them.
+    let (status, body) = s.post("/api/solve?game=mnk:4,4,4", r#"{"game":"tictactoe"}"#);
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("not in the query string"), "{body}");
+    let (status, body) =
+        s.post("/api/solve", r#"{"game":"tictactoe","position":"X........","game":"kayles"}"#);
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("'game' is given twice"), "{body}");
+    // Zero budgets are refused alike (timeout=0 always was).
+    refused(s, "/api/solve?game=tictactoe&timeout=0", 400, "positive number");
+    refused(s, "/api/solve?game=tictactoe&max_nodes=0", 400, "max_nodes must be at least 1");
+    refused(s, "/api/solve?game=tictactoe&memory_mib=0", 400, "memory_mib must be at least 1");
+    // Over budget, count and grundy keep their shapes, as the commands print them.
+    let (status, body) = s.get("/api/count?game=lol:30&memory_mib=64");
+    assert_eq!(status, 422, "{body}");
+    let json: Json = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        (&json["games"], &json["positions"]),
+        (&Json::from("unknown"), &Json::from("unknown"))
+    );
+    let (printed, code) = xo(&["count", "lol:30", "--memory-mib", "64", "--json"]);
+    assert_eq!(code, 3);
+    let cli: Json = serde_json::from_str(&printed).unwrap();
+    let keys = |j: &Json| j.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(&json), keys(&cli));
+    let (status, body) = s.get("/api/grundy?game=kayles&upto=100000&max_nodes=10");
+    assert_eq!(status, 422, "{body}");
+    let json: Json = serde_json::from_str(&body).unwrap();
+    let (printed, code) =
+        xo(&["grundy", "kayles", "--upto", "100000", "--max-nodes", "10", "--json"]);
+    assert_eq!(code, 3);
+    let cli: Json = serde_json::from_str(&printed).unwrap();
+    assert_eq!(keys(&json), keys(&cli));
+    assert_eq!(json["stopped"]["limit"], "nodes");
 }

@@ -15,7 +15,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Instant;
-use xo_core::budget::{Meter, Stopped};
+use xo_core::budget::Meter;
 use xo_core::query::{answer, describe, presets, sequence, Game, Query, Question, SequenceQuery};
 
 /// What every handler shares.
@@ -254,13 +254,6 @@ pub async fn check(State(state): Shared, request: Request) -> Response {
     ask(state, request, "/api/check", &["game", "position", "moves"], |_| Ok(Question::Reach)).await
 }
 
-/// Over budget in `/api/grundy`: the stop, as an error with its details.
-#[derive(Serialize)]
-struct StoppedBody {
-    error: String,
-    stopped: Stopped,
-}
-
 /// `GET /api/grundy?game=G&upto=N`: what `xo grundy G --upto N --json` prints.
 pub async fn grundy(State(state): Shared, request: Request) -> Response {
     let started = Instant::now();
@@ -281,13 +274,12 @@ pub async fn grundy(State(state): Shared, request: Request) -> Response {
         Ok(read) => read,
         Err(e) => return e.into_response(),
     };
+    let asked = query.clone();
     match state.pool.run(&meter, move |m| sequence(&query, m)).await {
         Ok(Ok(report)) => json_response(StatusCode::OK, &report, started),
-        Ok(Err(stopped)) => json_response(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            &StoppedBody { error: stopped.to_string(), stopped },
-            started,
-        ),
+        Ok(Err(stopped)) => {
+            json_response(StatusCode::UNPROCESSABLE_ENTITY, &asked.unanswered(&stopped), started)
+        }
         Err(e) => e.into_response(),
     }
 }

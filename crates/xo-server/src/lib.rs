@@ -15,6 +15,7 @@
 //! ```
 
 mod cache;
+mod conn;
 mod database;
 mod error;
 mod handlers;
@@ -23,6 +24,7 @@ pub mod load;
 mod page;
 mod params;
 
+pub use conn::{read_body, BodyLimits, Connections};
 pub use database::{Database, DatabaseError};
 pub use error::ApiError;
 
@@ -61,7 +63,10 @@ pub struct Config {
     /// The time a connection has to send a request's headers (idle keep-alive connections
     /// included).
     pub header_timeout: Duration,
-    /// Connections open at once.
+    /// The time a request has, once its headers are in, to send its whole body (408 after).
+    pub body_timeout: Duration,
+    /// Connections open at once; when all are open, a new one takes the place of the one that
+    /// has waited longest for its client.
     pub max_connections: usize,
 }
 
@@ -81,6 +86,7 @@ impl Default for Config {
             books: Vec::new(),
             cache_bytes: 64 << 20,
             header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
             max_connections: 4096,
         }
     }
@@ -104,17 +110,21 @@ pub fn app(config: Config) -> Router {
 }
 
 /// Serves [`app`] on `listener` until Ctrl-C. Each connection must send a request's headers
-/// within [`Config::header_timeout`] (so idle or trickling connections are closed), and at most
-/// [`Config::max_connections`] are open at once (beyond that, new ones wait to be accepted).
+/// within [`Config::header_timeout`] (so idle or trickling connections are closed) and its body
+/// within [`Config::body_timeout`] (read whole, at most [`Config::max_body`] bytes, before the
+/// request is routed). At most [`Config::max_connections`] are open at once: beyond that, a new
+/// connection closes the one that has waited longest for its client (never one whose request
+/// computes), and waits only while every open connection computes.
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     let header_timeout = config.header_timeout;
+    let limits = BodyLimits { max_body: config.max_body, timeout: config.body_timeout };
     let open = Arc::new(tokio::sync::Semaphore::new(config.max_connections.max(1)));
-    let app = app(config);
+    let connections = Arc::new(Connections::default());
+    let app = hyper_util::service::TowerToHyperService::new(app(config));
     let shutdown = tokio::signal::ctrl_c();
     tokio::pin!(shutdown);
     loop {
-        let Ok(permit) = open.clone().acquire_owned().await else { return Ok(()) };
         let stream = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => stream,
@@ -126,14 +136,54 @@ pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io
             },
             _ = &mut shutdown => return Ok(()),
         };
-        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        // Room for it: a free place, or the place of a connection waiting for its client.
+        let permit = loop {
+            if let Ok(permit) = open.clone().try_acquire_owned() {
+                break permit;
+            }
+            if connections.evict_longest_waiting().is_some() {
+                match open.clone().acquire_owned().await {
+                    Ok(permit) => break permit,
+                    Err(_) => return Ok(()),
+                }
+            }
+            tokio::select! {
+                permit = open.clone().acquire_owned() => match permit {
+                    Ok(permit) => break permit,
+                    Err(_) => return Ok(()),
+                },
+                _ = connections.someone_waits() => {}
+            }
+        };
+        let (id, evict) = connections.open();
+        let (app, connections) = (app.clone(), connections.clone());
         tokio::spawn(async move {
             let _open = permit;
-            let _ = hyper::server::conn::http1::Builder::new()
+            let requests = connections.clone();
+            let service = hyper::service::service_fn(move |request| {
+                let (app, connections) = (app.clone(), requests.clone());
+                async move {
+                    let response = match read_body(request, limits).await {
+                        Ok(request) => {
+                            connections.working(id);
+                            let response = hyper::service::Service::call(&app, request).await;
+                            connections.waiting(id);
+                            response?
+                        }
+                        Err(refused) => refused,
+                    };
+                    Ok::<_, std::convert::Infallible>(response)
+                }
+            });
+            let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_timeout)
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
+                .serve_connection(TokioIo::new(stream), service);
+            tokio::select! {
+                _ = connection => {}
+                _ = evict.notified() => {}
+            }
+            connections.close(id);
         });
     }
 }

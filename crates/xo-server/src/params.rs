@@ -31,6 +31,13 @@ impl Params {
     ) -> Result<Params, ApiError> {
         let (parts, body) = request.into_parts();
         let pairs = if parts.method == Method::POST {
+            // One place for the parameters: a query string beside the body would be ignored.
+            if parts.uri.query().is_some_and(|q| !q.is_empty()) {
+                return Err(ApiError::bad_request(format!(
+                    "a POST to {endpoint} takes its parameters in the JSON body, not in the query \
+                     string"
+                )));
+            }
             from_body(body, max_body).await?
         } else {
             let query = parts.uri.query().unwrap_or("");
@@ -115,6 +122,11 @@ impl Params {
             budget.timeout = Duration::from_secs_f64(secs);
         }
         if let Some(nodes) = self.number("max_nodes")? {
+            if nodes == 0 {
+                return Err(ApiError::bad_request(
+                    "max_nodes must be at least 1 (as timeout must be more than 0)",
+                ));
+            }
             if nodes > most.max_nodes {
                 let limit = most.max_nodes.to_string();
                 return Err(above("max_nodes", nodes.to_string(), limit, "--max-nodes"));
@@ -122,6 +134,9 @@ impl Params {
             budget.max_nodes = nodes;
         }
         if let Some(mib) = self.number("memory_mib")? {
+            if mib == 0 {
+                return Err(ApiError::bad_request("memory_mib must be at least 1"));
+            }
             if mib.saturating_mul(1 << 20) > most.memory_bytes {
                 let limit = format!("{} MiB", most.memory_bytes >> 20);
                 return Err(above("memory_mib", mib.to_string(), limit, "--memory-mib"));
@@ -143,7 +158,8 @@ async fn from_body(body: Body, max_body: usize) -> Result<Vec<(String, String)>,
     if bytes.is_empty() {
         return Ok(Vec::new());
     }
-    let object: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&bytes)
+    // Read as pairs, in order, so that a key given twice is refused (a map keeps the last).
+    let Pairs(object) = serde_json::from_slice(&bytes)
         .map_err(|e| ApiError::bad_request(format!("the body must be a JSON object: {e}")))?;
     object
         .into_iter()
@@ -161,4 +177,30 @@ async fn from_body(body: Body, max_body: usize) -> Result<Vec<(String, String)>,
             Ok((name, text))
         })
         .collect()
+}
+
+/// A JSON object's members in order, duplicates kept.
+struct Pairs(Vec<(String, serde_json::Value)>);
+
+impl<'de> serde::Deserialize<'de> for Pairs {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Pairs;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Pairs, A::Error> {
+                let mut pairs = Vec::new();
+                while let Some(pair) = map.next_entry()? {
+                    pairs.push(pair);
+                }
+                Ok(Pairs(pairs))
+            }
+        }
+        deserializer.deserialize_map(Visit)
+    }
 }

@@ -45,7 +45,13 @@ impl Connect4ScoreAnswerer {
 impl Answerer for Connect4ScoreAnswerer {
     const MAX_LINE: usize = 4096;
 
+    fn meter(&self) -> &Meter {
+        &self.meter
+    }
+
     fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), CaseError> {
+        // A line costs a query: the clock is read on every one (the driver counts the lines).
+        self.meter.check()?;
         let text = std::str::from_utf8(case)
             .map_err(|_| "expected columns 1-7, found bytes that are not text".to_string())?;
         let moves = text.split_whitespace().next().unwrap_or("");

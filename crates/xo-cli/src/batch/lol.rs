@@ -43,7 +43,13 @@ impl Default for LolAnswerer {
 impl Answerer for LolAnswerer {
     const MAX_LINE: usize = 1 << 20;
 
+    fn meter(&self) -> &Meter {
+        &self.meter
+    }
+
     fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), CaseError> {
+        // A line costs a query: the clock is read on every one (the driver counts the lines).
+        self.meter.check()?;
         // The core also reads `.` as empty; the judge format's alphabet is `*LO` only.
         if let Some(i) = case.iter().position(|&b| b == b'.') {
             return Err(

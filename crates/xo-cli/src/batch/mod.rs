@@ -20,7 +20,7 @@ pub use treblecross::TreblecrossAnswerer;
 pub use ttt_count::TttCountAnswerer;
 
 use std::io::{Read, Write};
-use xo_core::budget::Stopped;
+use xo_core::budget::{Meter, Stopped, Ticker};
 
 /// Why one case line got no answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,6 +56,10 @@ pub trait Answerer {
     /// spaces) to `out`, the run's output buffer: append only, never touch what is already there.
     /// `Err` carries what was expected, for the message, or the budget reached.
     fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), CaseError>;
+
+    /// The run's budget, consulted once per line (each line counts as a position, and the clock
+    /// is read every [`Ticker::BATCH`] lines), so lines that need no search stop at it too.
+    fn meter(&self) -> &Meter;
 }
 
 /// Runs one batch: reads the count line and that many cases from `input`, writes the answers to
@@ -108,6 +112,7 @@ fn drive<A: Answerer, R: Read>(
     let mut out = Vec::with_capacity(OUT_CHUNK + 64);
     let mut result = Ok(());
     let mut case = 0;
+    let mut ticker = Ticker::default();
     loop {
         let line = match count {
             Some(count) if case == count => break,
@@ -115,6 +120,12 @@ fn drive<A: Answerer, R: Read>(
             None => lines.next_case(A::MAX_LINE),
         };
         case += 1;
+        if line.is_ok() && ticker.tick(Some(answerer.meter())) {
+            if let Err(stopped) = ticker.finish(Some(answerer.meter()), ()) {
+                result = Err(lines.stopped(stopped));
+                break;
+            }
+        }
         let answered = match line {
             Ok(None) => break,
             Ok(Some(line)) if count.is_none() && line.iter().all(u8::is_ascii_whitespace) => {

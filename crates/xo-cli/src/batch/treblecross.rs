@@ -54,6 +54,10 @@ impl TreblecrossAnswerer {
 impl Answerer for TreblecrossAnswerer {
     const MAX_LINE: usize = 1 << 26;
 
+    fn meter(&self) -> &Meter {
+        &self.meter
+    }
+
     fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), CaseError> {
         let strip = TreblecrossStrip::parse(case)
             .map_err(|e| format!("expected a strip over '.X' of at least 3 cells: {e}"))?;

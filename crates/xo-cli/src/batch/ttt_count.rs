@@ -64,13 +64,9 @@ const WEIGHT: [[u32; 256]; CELLS] = {
 pub struct TttCountAnswerer {
     /// The answer line of every grid, by rank.
     slots: Vec<[u8; SLOT]>,
-    /// The run's budget (each line is a node), and lines not yet counted against it.
+    /// The run's budget (each line is a node, counted by the batch driver).
     meter: Meter,
-    unmetered: u64,
 }
-
-/// Lines answered between checks of the budget.
-const METER_EVERY: u64 = 1 << 12;
 
 impl Default for TttCountAnswerer {
     fn default() -> Self {
@@ -117,7 +113,7 @@ impl TttCountAnswerer {
                 slot
             })
             .collect();
-        TttCountAnswerer { slots, meter, unmetered: 0 }
+        TttCountAnswerer { slots, meter }
     }
 
     /// Why `case` is not a grid, for the message.
@@ -142,12 +138,12 @@ impl TttCountAnswerer {
 impl Answerer for TttCountAnswerer {
     const MAX_LINE: usize = 64;
 
+    fn meter(&self) -> &Meter {
+        &self.meter
+    }
+
     #[inline]
     fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), CaseError> {
-        self.unmetered += 1;
-        if self.unmetered == METER_EVERY {
-            self.meter.tick(std::mem::take(&mut self.unmetered))?;
-        }
         if let Ok(cells) = <&[u8; CELLS]>::try_from(case) {
             let rank: u32 = (0..CELLS).map(|c| WEIGHT[c][usize::from(cells[c])]).sum();
             if let Some(slot) = self.slots.get(rank as usize) {

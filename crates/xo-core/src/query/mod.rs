@@ -33,7 +33,7 @@ pub use report::{
     Answer, CheckReport, CountReport, HeapMove, LengthCounts, MoveReport, OutcomeCounts,
     SolveReport,
 };
-pub use sequence::{sequence, SequenceQuery, SequenceReport, MAX_UPTO};
+pub use sequence::{sequence, SequenceQuery, SequenceReport, UnknownSequence, MAX_UPTO};
 pub use solve::from_database;
 
 use crate::budget::{Meter, Stopped};

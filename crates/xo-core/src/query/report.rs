@@ -14,6 +14,30 @@ fn value_or_unknown<S: Serializer>(value: &Option<Value>, s: S) -> Result<S::Ok,
     }
 }
 
+/// Serialises a count, or `unknown` when there is none.
+fn number_or_unknown<S: Serializer>(n: &Option<u128>, s: S) -> Result<S::Ok, S::Error> {
+    match n {
+        Some(n) => n.serialize(s),
+        None => s.serialize_str("unknown"),
+    }
+}
+
+/// Serialises the counts by outcome, or the same fields each `unknown`: a count stopped at its
+/// budget keeps the answer's shape.
+fn counts_or_unknown<S: Serializer>(c: &Option<OutcomeCounts>, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeStruct;
+    match c {
+        Some(c) => c.serialize(s),
+        None => {
+            let mut st = s.serialize_struct("OutcomeCounts", 4)?;
+            for field in ["first_player_wins", "second_player_wins", "draws", "games"] {
+                st.serialize_field(field, "unknown")?;
+            }
+            st.end()
+        }
+    }
+}
+
 /// One move of a placement game and what it is worth to the player making it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MoveReport {
@@ -130,11 +154,12 @@ pub struct CountReport {
     pub game: String,
     /// The position counted from.
     pub position: String,
-    /// Games by outcome; `None` when the budget ran out.
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    /// Games by outcome; `None` when the budget ran out (each count is then `"unknown"`).
+    #[serde(flatten, serialize_with = "counts_or_unknown")]
     pub counts: Option<OutcomeCounts>,
-    /// Distinct positions reachable from the position, itself included.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Distinct positions reachable from the position, itself included (`"unknown"` when the
+    /// budget ran out).
+    #[serde(serialize_with = "number_or_unknown")]
     pub positions: Option<u128>,
     /// When asked for: the split by game length (lengths with no game left out).
     #[serde(skip_serializing_if = "Option::is_none")]

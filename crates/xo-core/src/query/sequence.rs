@@ -12,6 +12,9 @@ use serde::Serialize;
 /// The largest heap a nim-sequence is computed to (values take 4 bytes a heap).
 pub const MAX_UPTO: usize = 100_000_000;
 
+/// Heaps computed directly before a proven period is looked for.
+const FIRST_BLOCK: usize = 4096;
+
 /// A checked request for a nim-sequence: an octal game and the largest heap.
 ///
 /// ```
@@ -56,6 +59,74 @@ impl SequenceQuery {
     pub fn upto(&self) -> usize {
         self.upto
     }
+
+    /// The report's shape with nothing known, for a sequence stopped at its budget: the same
+    /// fields as a [`SequenceReport`], each figure `"unknown"`, with the reason and the stop.
+    ///
+    /// ```
+    /// use xo_core::budget::{Budget, Meter};
+    /// use xo_core::query::{sequence, Game, SequenceQuery};
+    /// let q = SequenceQuery::new(&Game::parse("kayles").unwrap(), 100_000).unwrap();
+    /// let stopped = sequence(&q, &Meter::new(Budget::default().with_max_nodes(10))).unwrap_err();
+    /// let json = serde_json::to_value(q.unanswered(&stopped)).unwrap();
+    /// assert_eq!((json["values"].as_str(), json["upto"].as_u64()), (Some("unknown"), Some(100_000)));
+    /// assert_eq!(json["stopped"]["limit"], "nodes");
+    /// ```
+    pub fn unanswered(&self, stopped: &Stopped) -> UnknownSequence {
+        UnknownSequence {
+            game: format!("octal:{}", self.game),
+            upto: self.upto,
+            values: UNKNOWN,
+            period: UNKNOWN,
+            preperiod: UNKNOWN,
+            largest: UNKNOWN,
+            largest_at: UNKNOWN,
+            mask: UNKNOWN,
+            mask_domain: UNKNOWN,
+            rare_heaps: UNKNOWN,
+            common_heaps: UNKNOWN,
+            rare_values: UNKNOWN,
+            reason: stopped.to_string(),
+            stopped: stopped.clone(),
+        }
+    }
+}
+
+/// What a figure not computed says.
+const UNKNOWN: &str = "unknown";
+
+/// A nim-sequence stopped at its budget ([`SequenceQuery::unanswered`]): the fields of a
+/// [`SequenceReport`], each figure `"unknown"`, then why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UnknownSequence {
+    /// The game's canonical name.
+    pub game: String,
+    /// The largest heap asked for.
+    pub upto: usize,
+    /// `"unknown"`, as every figure below.
+    pub values: &'static str,
+    /// See [`SequenceReport::period`].
+    pub period: &'static str,
+    /// See [`SequenceReport::preperiod`].
+    pub preperiod: &'static str,
+    /// See [`SequenceReport::largest`].
+    pub largest: &'static str,
+    /// See [`SequenceReport::largest_at`].
+    pub largest_at: &'static str,
+    /// See [`SequenceReport::mask`].
+    pub mask: &'static str,
+    /// See [`SequenceReport::mask_domain`].
+    pub mask_domain: &'static str,
+    /// See [`SequenceReport::rare_heaps`].
+    pub rare_heaps: &'static str,
+    /// See [`SequenceReport::common_heaps`].
+    pub common_heaps: &'static str,
+    /// See [`SequenceReport::rare_values`].
+    pub rare_values: &'static str,
+    /// The budget reached, in words.
+    pub reason: String,
+    /// Which budget, and how far the computation got.
+    pub stopped: Stopped,
 }
 
 /// A nim-sequence with its period and summary figures.
@@ -97,10 +168,40 @@ pub struct SequenceReport {
 /// assert_eq!((r.period, r.preperiod, r.game.as_str()), (Some(12), Some(71), "octal:0.77"));
 /// ```
 pub fn sequence(query: &SequenceQuery, meter: &Meter) -> Result<SequenceReport, Stopped> {
+    let upto = query.upto;
+    // The values reported, 4 bytes a heap, whether computed or arithmetic: checked first, so a
+    // sequence beyond the memory budget stops at once (the engine asks for more as it goes).
+    let bytes = (upto as u64 + 1).saturating_mul(std::mem::size_of::<Grundy>() as u64);
+    meter.reserve(bytes).map_err(|s| s.reaching(format!("values of heaps 0..={upto}")))?;
     let mut seq = NimSequence::new(query.game.clone());
-    seq.extend_within(query.upto, meter)?;
-    let values = seq.values()[..=query.upto].to_vec();
-    let period = find_period(&query.game, &values);
+    // In growing blocks until the Guy-Smith theorem proves a period: the values beyond it are
+    // arithmetic (Kayles to a million heaps needs 4,096 of them computed).
+    let mut block = upto.min(FIRST_BLOCK - 1);
+    let proven = loop {
+        seq.extend_within(block, meter)?;
+        if block >= upto {
+            break None;
+        }
+        if let Some(p) = find_period(&query.game, seq.values()) {
+            break Some(p);
+        }
+        block = block.saturating_mul(2).saturating_add(1).min(upto);
+    };
+    let computed = &seq.values()[..=block.min(seq.values().len() - 1)];
+    let mut values = Vec::new();
+    if let Some(p) = proven {
+        values.reserve_exact(upto + 1);
+        values.extend_from_slice(computed);
+        // Counted as values like the computed ones, in one batch.
+        meter.tick((upto + 1 - values.len()) as u64)?;
+        for n in values.len()..=upto {
+            values.push(values[p.preperiod + (n - p.preperiod) % p.period]);
+        }
+    } else {
+        values.extend_from_slice(computed);
+    }
+    drop(seq);
+    let period = proven.or_else(|| find_period(&query.game, &values));
     let summary = Summary::of(&query.game, &values);
     Ok(SequenceReport {
         game: format!("octal:{}", query.game),

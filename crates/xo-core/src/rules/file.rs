@@ -47,6 +47,14 @@ impl Rules {
         let bad = |m: &str| RulesError::Invalid(format!("rules file: {m}"));
         let letters =
             |s: &str| -> Vec<char> { s.chars().map(|c| c.to_ascii_uppercase()).collect() };
+        // A field the marks do not use would be silently ignored: refused instead.
+        match (file.marks.as_str(), &file.alphabet, &file.mark) {
+            ("own" | "same", Some(_), _) => {
+                return Err(bad("alphabet is for shared marks (own marks are X and O)"))
+            }
+            ("own" | "shared", _, Some(_)) => return Err(bad("mark is for marks = \"same\"")),
+            _ => {}
+        }
         let marks = match file.marks.as_str() {
             "own" => Marks::Own,
             "shared" => Marks::Shared(letters(

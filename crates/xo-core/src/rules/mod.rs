@@ -126,7 +126,10 @@ impl Rules {
             ));
         }
         if self.width as u64 * self.height as u64 > MAX_CELLS {
-            return bad(format!("a board of {}x{} cells is too large", self.width, self.height));
+            return bad(format!(
+                "a board of {}x{} cells is too large: at most {MAX_CELLS} cells",
+                self.width, self.height
+            ));
         }
         // A pattern longer than the board is allowed (such a game is a draw), an empty one is not.
         let k = self.pattern_len();
