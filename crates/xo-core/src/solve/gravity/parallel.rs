@@ -127,17 +127,11 @@ impl<B: Bits> GravitySolver<B> {
             if min >= max {
                 return min;
             }
-            let first = super::probe_point(min, max);
-            let t = thread as i32;
-            let next = if first >= 0 { first + t } else { first - t };
             let med = if thread == 0 {
-                first
-            } else if (min..max).contains(&next) {
-                // The probe the calling thread would make next, had its own gone one way: the
-                // value and the length of the win or loss are found together.
-                next
+                super::probe_point(min, max)
             } else {
-                // Spread over [min, max - 1].
+                // Spread over [min, max - 1]: with two threads, the lower middle (the other
+                // side of Pons' first probe near a draw).
                 min + ((max - 1 - min) as i64 * thread as i64 / threads as i64) as i32
             };
             let r = self.negamax(pos, meter, med, med + 1);
