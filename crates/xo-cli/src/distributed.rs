@@ -9,34 +9,36 @@
 //! requested indices, eight bytes each, then the records, two bytes each), so messages are
 //! batched per round and their volume is bounded by the child records the rank actually reads.
 //!
-//! When a tier's share is solved, each rank writes it as a checksummed part file (a temporary
-//! file, then a rename); once every rank's part is written, rank 0 streams the parts into the
-//! same `tier-TT.xot` file the single-process solve writes (the records' CRC-32 combined from
-//! the parts' without a second pass), renames it into place and removes the parts. A tier is thus
-//! committed only when every part is complete: a killed job leaves no tier file for the tier it
-//! was solving, and a re-run (with any number of ranks) resumes below the last committed tier.
+//! When a tier's share is solved, each rank writes it as a checksummed part file (through the
+//! store: a temporary file, synced, renamed); once every rank's part is written, rank 0 streams
+//! the parts, each checked, through the store's one tier writer into the same `tier-TT.xot` file
+//! the single-process solve writes, and removes the parts. A tier is thus committed only when
+//! every part is complete: a killed job leaves no tier file for the tier it was solving, and a
+//! re-run (with any number of ranks) resumes below the last committed tier. Rank 0 holds the
+//! folder's lock and checks its game for the whole job.
 //!
 //! Rank 0 reports progress on standard error (tier, share done across ranks, rate, bytes
 //! exchanged) and the summary on standard output. The directory must be visible to every rank
 //! (a shared file system on a cluster).
 
 use crate::budget::{BudgetArgs, OverBudget};
-use crate::strong::{made_by, peak_memory_kib, prepare, read_head, tier_path};
-use anyhow::{anyhow, bail, Context, Result};
+use crate::strong::{made_by, peak_memory_kib, prepare};
+use anyhow::{anyhow, bail, Result};
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Count;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::Write;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 use xo_core::budget::{Limit, Meter};
 use xo_core::games::board::Board;
 use xo_core::rules::Rules;
-use xo_core::solve::strong::format::{decode_header, decode_tier, encode_head};
 use xo_core::solve::strong::{most_moves, partition, Expansion, Record, Tier};
+use xo_store::database::{tier_path, Database, Writer};
+use xo_store::part::{part_path, PartHeader};
 
 /// The bytes of children's ranks a rank expands per round (a round's memory is about twice
 /// this: the ranks, then the distinct ones to fetch).
@@ -47,9 +49,6 @@ pub const ROUND_BYTES: u64 = 96 << 20;
 pub fn round_positions(board: &Board, tier: &Tier) -> u64 {
     (ROUND_BYTES / (8 * most_moves(board, tier).max(1) as u64 + 4)).max(4096)
 }
-
-/// The first bytes of a part file.
-const PART_MAGIC: &[u8; 8] = b"XOPART\r\n";
 
 /// The environment variable of the fault hook for tests: `TIER:RANK` makes that rank exit
 /// abruptly (status 86, no clean shutdown) after its first round of that tier.
@@ -111,11 +110,6 @@ fn agree<T>(world: &SimpleCommunicator, what: &str, result: Result<T>) -> Result
     result.and_then(|_| Err(anyhow!("another rank failed {what} (see its message)")))
 }
 
-/// The file of rank `rank`'s part of tier `t`.
-fn part_path(dir: &Path, t: u32, rank: usize) -> PathBuf {
-    dir.join(format!("tier-{t:02}-rank-{rank:05}.part"))
-}
-
 /// What the ranks exchanged and read in one tier (summed over ranks at the tier's end).
 #[derive(Debug, Clone, Copy, Default)]
 struct Traffic {
@@ -164,13 +158,9 @@ fn run(
             s.reaching(format!("a rank's two shares and one round need {} MiB", need >> 20)),
         )
     })?;
-    let made = agree(world, "to create the folder", {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
-    });
-    made?;
-    if rank == 0 {
-        remove_stale_parts(dir);
-    }
+    // Rank 0 locks the folder, checks its game and removes what a killed job left.
+    let opened = if rank == 0 { Writer::open(dir, &rules).map(Some) } else { Ok(None) };
+    let writer = agree(world, "to open the folder", opened.map_err(anyhow::Error::from))?;
     world.barrier();
     let fail_at = fault_hook();
     let started = Instant::now();
@@ -180,7 +170,8 @@ fn run(
     let mut held: Option<Vec<Record>> = None;
     for t in (0..=cells).rev() {
         let tier = &tiers[t as usize];
-        let mut committed = u8::from(rank == 0 && is_committed(dir, &rules, tier));
+        let done = writer.as_ref().is_some_and(|w| w.committed(t, tier.len()).is_some());
+        let mut committed = u8::from(done);
         root.broadcast_into(&mut committed);
         positions += tier.len();
         if committed == 1 {
@@ -213,25 +204,16 @@ fn run(
         drop(held_records);
         let written = write_part(dir, t, rank, ranks, &share, &records);
         let (crc, bytes) = agree(world, &format!("to write its part of tier {t}"), written)?;
-        commit(world, dir, &rules, tier, (crc, bytes))?;
+        commit(world, dir, writer.as_ref(), tier, (crc, bytes))?;
         exchanged += traffic_report(world, tier, &traffic, started, tier_started)?;
         meter.set_done(u64::from(cells - t + 1), u64::from(cells) + 1).map_err(OverBudget::from)?;
         held = Some(records);
     }
-    if rank != 0 {
-        return Ok(());
-    }
-    let (_, root_tier) = decode_tier(
-        &std::fs::read(tier_path(dir, 0)).context("cannot read tier 0")?,
-        Some(&rules),
-        Some(0),
-    )
-    .with_context(|| format!("{}", tier_path(dir, 0).display()))?;
-    let bytes: u64 = (0..=cells)
-        .filter_map(|t| std::fs::metadata(tier_path(dir, t)).ok())
-        .map(|m| m.len())
-        .sum();
-    let value = root_tier.first().and_then(|r| r.scored());
+    let Some(writer) = writer else { return Ok(()) };
+    let root_tier = Database::open(dir)?.tier(0)?.get(0)?;
+    let bytes = writer.bytes();
+    drop(writer);
+    let value = root_tier.and_then(|r| r.scored());
     writeln!(
         out,
         "{}: {} positions in {} tiers ({resumed} resumed), {bytes} bytes ({:.2} per position), {:.2} s, peak memory {} MiB (rank 0)\nvalue of the empty board: {}\ndistributed over {ranks} ranks: {exchanged} bytes exchanged ({:.3} per position)",
@@ -254,65 +236,14 @@ fn fault_hook() -> Option<(u32, usize)> {
     Some((t.trim().parse().ok()?, r.trim().parse().ok()?))
 }
 
-/// Removes part files a killed job left behind (they are never read without their tier being
-/// solved again in this run).
-fn remove_stale_parts(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with("tier-") && (name.ends_with(".part") || name.ends_with(".tmp")) {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
-}
-
-/// Whether tier `tier`'s file is committed: present, of this game and tier, complete and with
-/// records matching their checksum (read in blocks, never whole).
-fn is_committed(dir: &Path, rules: &Rules, tier: &Tier) -> bool {
-    let check = || -> Result<bool> {
-        let path = tier_path(dir, tier.marks);
-        let (header, offset, crc) = decode_header(&read_head(&path)?)?;
-        let len = std::fs::metadata(&path)?.len();
-        if header.rules != *rules
-            || header.tier != tier.marks
-            || header.positions != tier.len()
-            || len != offset as u64 + 2 * tier.len()
-        {
-            return Ok(false);
-        }
-        let mut file = std::fs::File::open(&path)?;
-        file.seek(SeekFrom::Start(offset as u64))?;
-        let mut hasher = crc32fast::Hasher::new();
-        let mut block = vec![0u8; 1 << 20];
-        loop {
-            let n = file.read(&mut block)?;
-            if n == 0 {
-                break;
-            }
-            hasher.update(&block[..n]);
-        }
-        Ok(hasher.finalize() == crc)
-    };
-    check().unwrap_or(false)
-}
-
-/// Records `range` of committed tier `t` (checked as a whole by rank 0 before), read from its
-/// file.
+/// Records `range` of committed tier `t` (checked as a whole by rank 0 before; the blocks read
+/// are checked again here), read from its file.
 fn read_share(dir: &Path, rules: &Rules, t: u32, range: &Range<u64>) -> Result<Vec<Record>> {
-    let path = tier_path(dir, t);
-    let (header, offset, _) =
-        decode_header(&read_head(&path)?).with_context(|| format!("{}", path.display()))?;
-    if header.rules != *rules || header.tier != t || header.positions < range.end {
-        bail!("{} is not tier {t} of {}", path.display(), rules.name);
+    let tier = xo_store::tier::TierFile::open(&tier_path(dir, t), Some(rules), Some(t))?;
+    if tier.len() < range.end {
+        bail!("{} is not tier {t} of {}", tier.path().display(), rules.name);
     }
-    let mut file =
-        std::fs::File::open(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut bytes = vec![0u8; 2 * (range.end - range.start) as usize];
-    file.seek(SeekFrom::Start(offset as u64 + 2 * range.start))
-        .and_then(|_| file.read_exact(&mut bytes))
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    Ok(bytes.chunks_exact(2).map(|b| Record(u16::from_le_bytes([b[0], b[1]]))).collect())
+    Ok(tier.records(range.clone())?)
 }
 
 /// Solves this rank's `share` of `tier` in rounds of [`round_positions`] positions, fetching the
@@ -464,8 +395,8 @@ fn fetch(
     (!missing).then(|| fetched.into_iter().map(Record).collect())
 }
 
-/// Writes this rank's records of tier `t` as a part file (a temporary file, then a rename),
-/// returning the CRC-32 and length of the records' bytes.
+/// Writes this rank's records of tier `t` as a part file (through the store), returning the
+/// CRC-32 and length of the records' bytes.
 fn write_part(
     dir: &Path,
     t: u32,
@@ -474,52 +405,33 @@ fn write_part(
     share: &Range<u64>,
     records: &[Record],
 ) -> Result<(u32, u64)> {
-    let mut data = Vec::with_capacity(records.len() * 2);
-    for r in records {
-        data.extend_from_slice(&r.0.to_le_bytes());
-    }
-    let crc = crc32fast::hash(&data);
-    let mut bytes = Vec::with_capacity(48 + data.len());
-    bytes.extend_from_slice(PART_MAGIC);
-    bytes.extend_from_slice(&t.to_le_bytes());
-    bytes.extend_from_slice(&(rank as u32).to_le_bytes());
-    bytes.extend_from_slice(&(ranks as u32).to_le_bytes());
-    bytes.extend_from_slice(&share.start.to_le_bytes());
-    bytes.extend_from_slice(&(records.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(&crc.to_le_bytes());
-    bytes.extend_from_slice(&data);
-    // Not synced: a part is read back by rank 0 in this run or never (the tier file is synced).
-    let path = part_path(dir, t, rank);
-    let tmp = path.with_extension("part.tmp");
-    std::fs::write(&tmp, &bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("cannot rename {}", tmp.display()))?;
-    Ok((crc, data.len() as u64))
+    Ok(xo_store::part::write(dir, (t, rank, ranks), share.start, records)?)
 }
 
-/// The length of a part file's header.
-const PART_HEADER: usize = 8 + 4 + 4 + 4 + 8 + 8 + 4;
-
-/// Commits tier `tier` once every rank's part is written: rank 0 gathers the parts' checksums,
-/// streams the parts (each checked) after the tier's header into the tier file, renames it into
-/// place and removes the parts; every rank learns whether it worked.
+/// Commits tier `tier` once every rank's part is written: rank 0 (which holds the folder's
+/// `writer`) gathers the parts' checksums, streams the parts (each checked) through the store's
+/// tier writer and removes the parts; every rank learns whether it worked.
 fn commit(
     world: &SimpleCommunicator,
     dir: &Path,
-    rules: &Rules,
+    writer: Option<&Writer>,
     tier: &Tier,
     (crc, bytes): (u32, u64),
 ) -> Result<()> {
     let root = world.process_at_rank(0);
     let ranks = world.size() as usize;
     let mine = [u64::from(crc), bytes];
-    let result = if world.rank() == 0 {
-        let mut all = vec![0u64; 2 * ranks];
-        root.gather_into_root(&mine[..], &mut all[..]);
-        let parts: Vec<(u32, u64)> = all.chunks_exact(2).map(|c| (c[0] as u32, c[1])).collect();
-        assemble(dir, rules, tier, &parts)
-    } else {
-        root.gather_into(&mine[..]);
-        Ok(())
+    let result = match writer {
+        Some(writer) => {
+            let mut all = vec![0u64; 2 * ranks];
+            root.gather_into_root(&mine[..], &mut all[..]);
+            let parts: Vec<(u32, u64)> = all.chunks_exact(2).map(|c| (c[0] as u32, c[1])).collect();
+            assemble(dir, writer, tier, &parts)
+        }
+        None => {
+            root.gather_into(&mine[..]);
+            Ok(())
+        }
     };
     let mut ok = u8::from(result.is_ok());
     root.broadcast_into(&mut ok);
@@ -531,69 +443,31 @@ fn commit(
 }
 
 /// Rank 0's half of [`commit`]: `parts` are each rank's (CRC-32, bytes) of its records.
-fn assemble(dir: &Path, rules: &Rules, tier: &Tier, parts: &[(u32, u64)]) -> Result<()> {
+fn assemble(dir: &Path, writer: &Writer, tier: &Tier, parts: &[(u32, u64)]) -> Result<()> {
     let t = tier.marks;
-    let mut whole = crc32fast::Hasher::new();
-    for &(crc, len) in parts {
-        whole.combine(&crc32fast::Hasher::new_with_initial_len(crc, len));
-    }
-    let path = tier_path(dir, t);
-    let tmp = path.with_extension("xot.tmp");
-    let write = || -> Result<()> {
-        let mut file = std::io::BufWriter::with_capacity(
-            1 << 20,
-            std::fs::File::create(&tmp)
-                .with_context(|| format!("cannot create {}", tmp.display()))?,
-        );
-        file.write_all(&encode_head(rules, t, tier.len(), whole.finalize(), &made_by()))?;
-        let shares = partition(tier.len(), parts.len());
-        for (r, (&(crc, len), share)) in parts.iter().zip(&shares).enumerate() {
-            copy_part(&part_path(dir, t, r), (t, r, parts.len(), share, crc, len), &mut file)?;
+    let mut file = writer.writer(t, tier.len(), &made_by())?;
+    let shares = partition(tier.len(), parts.len());
+    for (r, (&(crc, len), share)) in parts.iter().zip(&shares).enumerate() {
+        let expected = PartHeader {
+            tier: t,
+            rank: r as u32,
+            ranks: parts.len() as u32,
+            start: share.start,
+            count: share.end - share.start,
+            crc,
+        };
+        if 2 * expected.count != len {
+            bail!(
+                "{}: rank {r} reported {len} bytes for {} positions",
+                tier_path(dir, t).display(),
+                expected.count
+            );
         }
-        let file = file.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        Ok(())
-    };
-    write().with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("cannot rename {}", tmp.display()))?;
+        xo_store::part::copy(&part_path(dir, t, r), &expected, |bytes| file.write_bytes(bytes))?;
+    }
+    file.commit()?;
     for r in 0..parts.len() {
         let _ = std::fs::remove_file(part_path(dir, t, r));
-    }
-    Ok(())
-}
-
-/// Appends a part file's records to `out`, checking its header (tier, rank, ranks, range,
-/// checksum as gathered) and its records' checksum.
-fn copy_part(
-    path: &Path,
-    (t, rank, ranks, share, crc, len): (u32, usize, usize, &Range<u64>, u32, u64),
-    out: &mut impl Write,
-) -> Result<()> {
-    let mut file =
-        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut head = [0u8; PART_HEADER];
-    file.read_exact(&mut head).with_context(|| format!("{} is cut short", path.display()))?;
-    let u32_at = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes"));
-    let u64_at = |i: usize| u64::from_le_bytes(head[i..i + 8].try_into().expect("8 bytes"));
-    let expected = (t, rank as u32, ranks as u32, share.start, share.end - share.start, crc);
-    let found = (u32_at(8), u32_at(12), u32_at(16), u64_at(20), u64_at(28), u32_at(36));
-    if &head[..8] != PART_MAGIC || found != expected || 2 * found.4 != len {
-        bail!("{} is not the part this job wrote", path.display());
-    }
-    let mut hasher = crc32fast::Hasher::new();
-    let mut block = vec![0u8; 1 << 20];
-    let mut copied = 0u64;
-    loop {
-        let n = file.read(&mut block).with_context(|| format!("cannot read {}", path.display()))?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&block[..n]);
-        out.write_all(&block[..n])?;
-        copied += n as u64;
-    }
-    if copied != len || hasher.finalize() != crc {
-        bail!("{}: the records do not match their checksum", path.display());
     }
     Ok(())
 }

@@ -1,47 +1,22 @@
 //! Strong databases on disk: `xo solve GAME --strong --db DIR` writes one checked file per tier
-//! (atomically: a temporary file, then a rename, so an interrupted solve never leaves a file that
-//! looks valid, and a re-run resumes from the tiers already written), and `xo query DIR ...`
-//! answers from them with the same report `xo solve` gives.
+//! through the store (atomically, under the folder's lock, into a folder of this game only, so an
+//! interrupted solve never leaves a file that looks valid, and a re-run resumes from the tiers
+//! already written), and `xo query DIR ...` answers from them with the same report `xo solve`
+//! gives, reading the few blocks of the two tiers it needs.
 
 use crate::budget::{BudgetArgs, OverBudget};
 use crate::game::resolve_game;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 use xo_core::budget::Meter;
 use xo_core::games::board::{Board, MAX_BOARD_CELLS};
 use xo_core::query::{from_database, Answer, Game, Query, Question};
 use xo_core::rules::Rules;
-use xo_core::solve::strong::format::{decode_header, decode_tier, encode_tier, tier_file_name};
 use xo_core::solve::strong::{solve_tier, tiers, Record, Tier};
 use xo_core::Value;
-
-/// The file of tier `t` in `dir`.
-pub fn tier_path(dir: &Path, t: u32) -> PathBuf {
-    dir.join(tier_file_name(t))
-}
-
-/// Reads and checks tier `t` of `rules` from `dir`.
-fn read_tier(dir: &Path, rules: Option<&Rules>, t: u32) -> Result<(Rules, Vec<Record>)> {
-    let path = tier_path(dir, t);
-    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    let (header, records) =
-        decode_tier(&bytes, rules, Some(t)).with_context(|| format!("{}", path.display()))?;
-    Ok((header.rules, records))
-}
-
-/// Writes `bytes` to `path` atomically: a temporary file beside it, synced, then renamed.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("xot.tmp");
-    let mut f =
-        std::fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-    f.write_all(bytes)
-        .and_then(|_| f.sync_all())
-        .with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot rename {}", tmp.display()))?;
-    Ok(())
-}
+use xo_store::database::{Database, Writer};
 
 /// The `made by` string of every tier file this xo writes, single-process or distributed (the
 /// two make the same bytes).
@@ -97,16 +72,16 @@ pub fn solve(game: &str, dir: &Path, budget: &BudgetArgs, out: &mut impl Write) 
             most.saturating_mul(2) >> 20
         )))
     })?;
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let db = Writer::open(dir, &rules)?;
     let started = Instant::now();
     let made_by = made_by();
     let (mut positions, mut resumed) = (0u64, 0u32);
     let mut next: Option<(&Tier, Vec<Record>)> = None;
     for tier in tiers.iter().rev() {
         let t = tier.marks;
-        let path = tier_path(dir, t);
-        let records = match read_tier(dir, Some(&rules), t) {
-            Ok((_, records)) if path.exists() => {
+        let kept = db.committed(t, tier.len()).map(|file| file.records(0..tier.len()));
+        let records = match kept {
+            Some(Ok(records)) => {
                 resumed += 1;
                 records
             }
@@ -116,7 +91,7 @@ pub fn solve(game: &str, dir: &Path, budget: &BudgetArgs, out: &mut impl Write) 
                         .map_err(|s| {
                             OverBudget::from(s.reaching(format!("tier {t} of {}", board.cells())))
                         })?;
-                write_atomic(&path, &encode_tier(&rules, t, &records, &made_by))?;
+                db.write(t, &records, &made_by)?;
                 records
             }
         };
@@ -129,10 +104,8 @@ pub fn solve(game: &str, dir: &Path, budget: &BudgetArgs, out: &mut impl Write) 
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let bytes: u64 = (0..=board.cells() as u32)
-        .filter_map(|t| std::fs::metadata(tier_path(dir, t)).ok())
-        .map(|m| m.len())
-        .sum();
+    let bytes = db.bytes();
+    drop(db);
     let (Some((_, root)), secs) = (next, started.elapsed().as_secs_f64()) else { unreachable!() };
     let value = root.first().and_then(|r| r.scored());
     writeln!(
@@ -175,89 +148,68 @@ fn progress(
 }
 
 /// Answers `position` from the database in `dir`, as `xo solve` would (with the query, for
-/// rendering), within `meter`: the tiers read must fit its memory budget (checked before they
-/// are read) and its clock is read before each.
+/// rendering), within `meter` (its clock is read before each tier is opened): the two tiers are
+/// mapped, and only the blocks the answer reads (the position's, its children's) are read and
+/// checked, a few pages whatever the tiers' size, so no memory is reserved for them.
 pub fn query(
     dir: &Path,
     position: Option<&str>,
     question: Question,
     meter: &Meter,
 ) -> Result<(Query, Answer)> {
-    let header_bytes = read_head(&tier_path(dir, 0))?;
-    let (header, _, _) =
-        decode_header(&header_bytes).with_context(|| format!("{}", tier_path(dir, 0).display()))?;
-    let rules = header.rules;
+    let db = Database::open(dir)?;
+    let rules = db.rules().clone();
     let query = Query::new(Game::Placement(rules.clone()), position, question)?;
     let plies = query.position().map_or(0, |p| p.plies());
-    let analysis =
-        (plies as usize) < rules.cells() && matches!(question, Question::Analysis { .. });
-    let needed = if analysis { vec![plies, plies + 1] } else { vec![plies] };
-    reserve_tiers(dir, &needed, meter)?;
     meter.check().map_err(OverBudget::from)?;
-    let (_, tier) = read_tier(dir, Some(&rules), plies)?;
-    let next = if analysis {
+    let tier = db.tier(plies)?;
+    let next = if (plies as usize) < rules.cells() && matches!(question, Question::Analysis { .. })
+    {
         meter.check().map_err(OverBudget::from)?;
-        Some(read_tier(dir, Some(&rules), plies + 1)?.1)
+        Some(db.tier(plies + 1)?)
     } else {
         None
     };
-    let answer = Answer::Solve(from_database(&query, &tier, next.as_deref()));
-    Ok((query, answer))
-}
-
-/// Checks that tiers `tiers` of the database in `dir` fit `meter`'s memory budget when read at
-/// once (each file's bytes and its records, about twice its size).
-fn reserve_tiers(dir: &Path, tiers: &[u32], meter: &Meter) -> Result<()> {
-    let bytes: u64 = tiers
-        .iter()
-        .map(|&t| std::fs::metadata(tier_path(dir, t)).map_or(0, |m| m.len()))
-        .fold(0, u64::saturating_add);
-    meter.reserve(bytes.saturating_mul(2)).map_err(|s| {
-        let names: Vec<String> = tiers.iter().map(|&t| tier_file_name(t)).collect();
-        OverBudget::from(s.reaching(format!("{} hold {bytes} bytes", names.join(" and "))))
-    })?;
-    Ok(())
-}
-
-/// The first 64 KiB of a file (enough for any header).
-pub fn read_head(path: &Path) -> Result<Vec<u8>> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(1 << 16).read_to_end(&mut bytes))
-        .with_context(|| format!("cannot read {} (is it a database folder?)", path.display()))?;
-    Ok(bytes)
+    let report = from_database(&query, &tier, next.as_ref());
+    tier.damage()?;
+    if let Some(next) = &next {
+        next.damage()?;
+    }
+    Ok((query, Answer::Solve(report)))
 }
 
 /// `xo query DIR --info`: the game, each tier's positions and values, the bytes, how it was made;
-/// each tier within `meter` (its memory budget, and its clock read before each tier).
+/// within `meter` (its clock read before each block of a million records; the records are read
+/// from the mapped files a block at a time, so memory stays a few MiB).
 pub fn info(dir: &Path, out: &mut impl Write, meter: &Meter) -> Result<()> {
-    let first = read_head(&tier_path(dir, 0))?;
-    let (header, _, _) =
-        decode_header(&first).with_context(|| format!("{}", tier_path(dir, 0).display()))?;
-    let rules = header.rules;
+    let db = Database::open(dir)?;
+    let rules = db.rules().clone();
+    let first = db.tier(0)?;
     writeln!(
         out,
         "game: {}\nmade by: {}\ntier  positions  wins  draws  losses  bytes",
-        rules.name, header.made_by
+        rules.name,
+        first.header().made_by
     )?;
     let (mut total, mut bytes) = (0u64, 0u64);
     for t in 0..=rules.cells() as u32 {
-        reserve_tiers(dir, &[t], meter)?;
-        meter.check().map_err(OverBudget::from)?;
-        let (_, records) = read_tier(dir, Some(&rules), t)?;
-        let count =
-            |v: Value| records.iter().filter(|r| r.scored().is_some_and(|s| s.value == v)).count();
-        let size = std::fs::metadata(tier_path(dir, t)).map(|m| m.len()).unwrap_or(0);
-        writeln!(
-            out,
-            "{t:<4}  {:<9}  {}  {}  {}  {size}",
-            records.len(),
-            count(Value::Win),
-            count(Value::Draw),
-            count(Value::Loss)
-        )?;
-        total += records.len() as u64;
+        let tier = db.tier(t)?;
+        let (mut wins, mut draws, mut losses) = (0u64, 0u64, 0u64);
+        let step = 1 << 20;
+        for from in (0..tier.len()).step_by(step) {
+            meter.check().map_err(OverBudget::from)?;
+            for r in tier.records(from..from.saturating_add(step as u64))? {
+                match r.scored().map(|s| s.value) {
+                    Some(Value::Win) => wins += 1,
+                    Some(Value::Draw) => draws += 1,
+                    Some(Value::Loss) => losses += 1,
+                    None => {}
+                }
+            }
+        }
+        let size = tier.bytes();
+        writeln!(out, "{t:<4}  {:<9}  {wins}  {draws}  {losses}  {size}", tier.len())?;
+        total += tier.len();
         bytes += size;
     }
     writeln!(

@@ -355,11 +355,11 @@ fn treblecross(
 /// let r = from_database(&q, &eight, Some(&nine));
 /// assert_eq!((r.value, r.remoteness, r.engine), (Some(xo_core::Value::Win), Some(1), "database"));
 /// ```
-pub fn from_database(
-    query: &Query,
-    tier: &[crate::solve::strong::Record],
-    next: Option<&[crate::solve::strong::Record]>,
-) -> SolveReport {
+pub fn from_database<T, N>(query: &Query, tier: &T, next: Option<&N>) -> SolveReport
+where
+    T: crate::solve::strong::Records + ?Sized,
+    N: crate::solve::strong::Records + ?Sized,
+{
     use crate::game::Game as _;
     use crate::solve::strong::Tier;
     let mut report = query.solve_report();
@@ -372,14 +372,13 @@ pub fn from_database(
     let plies = pos.plies();
     // The rankings of the position's tier and the next, built once.
     let (this_tier, next_tier) = (Tier::new(&board, plies), Tier::new(&board, plies + 1));
-    let lookup = |records: &[crate::solve::strong::Record],
-                  ranking: &Option<Tier>,
-                  p: &crate::games::board::BoardPosition| {
-        ranking
-            .as_ref()
-            .and_then(|t| records.get(t.rank(p) as usize).copied())
-            .and_then(|r| r.scored())
-    };
+    fn lookup<R: crate::solve::strong::Records + ?Sized>(
+        records: &R,
+        ranking: &Option<Tier>,
+        p: &crate::games::board::BoardPosition,
+    ) -> Option<crate::value::Scored> {
+        ranking.as_ref().and_then(|t| records.record(t.rank(p))).and_then(|r| r.scored())
+    }
     if let Some(s) = lookup(tier, &this_tier, &bits) {
         report.value = Some(s.value);
         report.remoteness = Some(s.remoteness);

@@ -245,6 +245,36 @@ impl Book {
         out
     }
 
+    /// Bytes of a book file's header: what [`Book::file_len`] needs.
+    pub const HEAD: usize = HEADER;
+
+    /// The length of the book file that starts with `head` (at least [`Book::HEAD`] bytes),
+    /// from its header: a reader checks it against the file's before reading the rest.
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::solve::book::Book;
+    /// let board = GravityBoard::new(4, 4, 3).unwrap();
+    /// let bytes = Book::build(&board, 2, 1 << 16, &Meter::default()).unwrap().encode();
+    /// assert_eq!(Book::file_len(&bytes[..Book::HEAD]), Ok(bytes.len() as u64));
+    /// assert!(Book::file_len(b"XOBOOK").is_err());
+    /// ```
+    pub fn file_len(head: &[u8]) -> Result<u64, BookError> {
+        if head.len() < HEADER || &head[..8] != MAGIC {
+            return Err(BookError::NotABook);
+        }
+        let version = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(BookError::Version(version));
+        }
+        let count = u64::from_le_bytes(head[28..36].try_into().expect("8 bytes"));
+        count
+            .checked_mul(9)
+            .and_then(|b| b.checked_add(HEADER as u64 + 4))
+            .ok_or(BookError::Damaged("its length disagrees with its header"))
+    }
+
     /// Reads a book file, checking everything.
     pub fn decode(bytes: &[u8]) -> Result<Book, BookError> {
         if bytes.len() < HEADER + 4 || &bytes[..8] != MAGIC {

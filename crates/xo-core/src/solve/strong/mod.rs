@@ -9,10 +9,8 @@
 //! every core. The ranking covers every arrangement of the tier's marks, reachable or not: the
 //! unreachable ones cost space, never correctness.
 //!
-//! [`format`] turns tiers into the bytes of a database file and back, checking everything; the
-//! binaries do the file I/O.
-
-pub mod format;
+//! The bytes of database files and their I/O are the store's (`xo-store`); here, a tier is
+//! anything that gives a position's [`Record`] by its rank ([`Records`]).
 
 use crate::budget::{Meter, Stopped};
 use crate::game::Game;
@@ -55,6 +53,33 @@ impl Record {
             _ => return None,
         };
         Some(Scored { value, remoteness: u32::from(self.0 & 0x3fff) })
+    }
+}
+
+/// Where a tier's records are looked up by rank: a slice in memory, or a tier file read as
+/// needed (`xo_store::tier::TierFile`).
+///
+/// ```
+/// use xo_core::solve::strong::{Record, Records};
+/// let tier = vec![Record(0x8001), Record(0x4000)];
+/// assert_eq!(tier.record(1), Some(Record(0x4000)));
+/// assert_eq!(tier.record(2), None);
+/// ```
+pub trait Records {
+    /// The record of the position of rank `index`, or `None` when there is none (past the end,
+    /// or unreadable).
+    fn record(&self, index: u64) -> Option<Record>;
+}
+
+impl Records for [Record] {
+    fn record(&self, index: u64) -> Option<Record> {
+        self.get(usize::try_from(index).ok()?).copied()
+    }
+}
+
+impl Records for Vec<Record> {
+    fn record(&self, index: u64) -> Option<Record> {
+        self.as_slice().record(index)
     }
 }
 

@@ -1,0 +1,62 @@
+//! Opening book files: read bounded (a regular file whose length matches its header, checked
+//! before the rest is read) and written atomically. The encoding is `xo_core`'s
+//! ([`Book::encode`], [`Book::decode`]).
+
+use crate::file::{open_regular, AtomicFile};
+use crate::StoreError;
+use std::io::{Read, Write};
+use std::path::Path;
+use xo_core::solve::book::{Book, BookError};
+
+/// The longest book file read (a book of 7x6 to depth 12 is about 100 MB).
+pub const MAX_BOOK: u64 = 4 << 30;
+
+/// Reads and checks the book file `path`.
+///
+/// ```
+/// use xo_core::budget::Meter;
+/// use xo_core::games::gravity::GravityBoard;
+/// use xo_core::solve::book::Book;
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("b.book");
+/// let board = GravityBoard::new(4, 4, 3).unwrap();
+/// let book = Book::build(&board, 2, 1 << 16, &Meter::default()).unwrap();
+/// xo_store::book::write(&path, &book).unwrap();
+/// assert_eq!(xo_store::book::read(&path).unwrap(), book);
+/// let err = xo_store::book::read(std::path::Path::new("/dev/zero")).unwrap_err();
+/// assert!(err.to_string().contains("not a regular file"));
+/// ```
+pub fn read(path: &Path) -> Result<Book, StoreError> {
+    let (file, len) = open_regular(path)?;
+    let bad = |error| StoreError::Book { path: path.into(), error };
+    let mut bytes = Vec::with_capacity(Book::HEAD);
+    let mut file = file;
+    (&mut file)
+        .take(Book::HEAD as u64)
+        .read_to_end(&mut bytes)
+        .map_err(|e| StoreError::io("read", path, e))?;
+    let expected = Book::file_len(&bytes).map_err(bad)?;
+    if expected != len {
+        return Err(bad(BookError::Damaged("its length disagrees with its header")));
+    }
+    if len > MAX_BOOK {
+        return Err(StoreError::Damaged {
+            path: path.into(),
+            what: format!("{len} bytes: larger than the {MAX_BOOK} bytes of any book xo writes"),
+        });
+    }
+    bytes.reserve_exact((len as usize).saturating_sub(bytes.len()));
+    file.take(len - Book::HEAD as u64)
+        .read_to_end(&mut bytes)
+        .map_err(|e| StoreError::io("read", path, e))?;
+    Book::decode(&bytes).map_err(bad)
+}
+
+/// Writes `book` to `path` atomically (a regular file or a new one), returning its bytes.
+pub fn write(path: &Path, book: &Book) -> Result<u64, StoreError> {
+    let bytes = book.encode();
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(&bytes).map_err(|e| StoreError::io("write", path, e))?;
+    file.commit()?;
+    Ok(bytes.len() as u64)
+}

@@ -1,0 +1,467 @@
+//! The bytes of a strong database: one file per tier, each self-describing and checked in
+//! blocks, so that a lookup checks the few blocks it reads instead of the whole file.
+//!
+//! ```text
+//! magic "XOTIER\r\n" | version u32 (2) | header length u32 | header | records | block CRCs
+//! header: rules (TOML, u32 length + bytes) | made by (u32 length + bytes) | tier u32 |
+//!         positions u64 | records per block u32 | header CRC-32 u32 (of the header bytes before it)
+//! records: one little-endian u16 per position, in rank order
+//! block CRCs: one u32 per block of records (the last block may be shorter): the CRC-32 of its bytes
+//! ```
+//!
+//! Version 1 (xo before the store) had no blocks: its header held one CRC-32 of all the records
+//! in place of the block size, and nothing followed the records. It is still read (whole, as
+//! before), never written.
+//!
+//! Reading checks the magic, the version, the header's checksum, the length (against the header,
+//! before anything else is read), the game and the tier when the caller knows them, and each
+//! block's checksum before its records are used: a file of another game, another version, a
+//! flipped byte or a cut file is refused with a [`DbError`], never read as an answer.
+
+use xo_core::rules::Rules;
+use xo_core::solve::strong::Record;
+
+/// The first bytes of every tier file.
+pub const MAGIC: &[u8; 8] = b"XOTIER\r\n";
+/// The format's version, as written.
+pub const VERSION: u32 = 2;
+/// Records per checked block (4 KiB of records).
+pub const BLOCK: u64 = 2048;
+/// The longest header read (a rules file and a line of text need far less).
+pub const MAX_HEADER: u64 = 1 << 20;
+
+/// Why bytes are not a usable tier.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DbError {
+    /// The bytes do not start like a tier file.
+    #[error("not an xo database tier file")]
+    NotADatabase,
+    /// Another version of the format.
+    #[error("database format version {found}; this xo reads versions 1 and {VERSION}")]
+    Version {
+        /// The version in the file.
+        found: u32,
+    },
+    /// The file is shorter than its header says.
+    #[error("the file is cut short: {found} bytes of {expected}")]
+    Truncated {
+        /// Bytes the header promises.
+        expected: u64,
+        /// Bytes present.
+        found: u64,
+    },
+    /// The file is longer than its header says.
+    #[error("the file is longer than its header says: {found} bytes, not {expected}")]
+    TooLong {
+        /// Bytes the header promises.
+        expected: u64,
+        /// Bytes present.
+        found: u64,
+    },
+    /// A checksum does not match: the file is damaged.
+    #[error("the {what} checksum does not match: the file is damaged")]
+    Checksum {
+        /// `header`, `records` or `block N`.
+        what: String,
+    },
+    /// Another game's database.
+    #[error("the database is of {found}, not {expected}")]
+    OtherGame {
+        /// The game in the file.
+        found: String,
+        /// The game asked for.
+        expected: String,
+    },
+    /// Another tier than asked for.
+    #[error("the file holds tier {found}, not tier {expected}")]
+    OtherTier {
+        /// The tier in the file.
+        found: u32,
+        /// The tier asked for.
+        expected: u32,
+    },
+    /// A header that cannot be read.
+    #[error("the header is malformed: {0}")]
+    Malformed(String),
+}
+
+/// What a tier file says about itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TierHeader {
+    /// The game, as a rules file.
+    pub rules: Rules,
+    /// Which program made it, and how.
+    pub made_by: String,
+    /// The tier (marks on the board).
+    pub tier: u32,
+    /// Positions (records) in the tier.
+    pub positions: u64,
+}
+
+/// Where the parts of a tier file are, from its header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    /// The format version (1 or 2).
+    pub version: u32,
+    /// Positions (records).
+    pub positions: u64,
+    /// Offset of the first record.
+    pub records_at: u64,
+    /// Records per block (version 2; version 1 is one block).
+    pub block: u64,
+    /// Version 1's CRC-32 of all the records.
+    pub records_crc: Option<u32>,
+}
+
+impl Layout {
+    /// Blocks of records.
+    pub fn blocks(&self) -> u64 {
+        self.positions.div_ceil(self.block.max(1))
+    }
+
+    /// Offset of the block CRCs (the end of the records).
+    pub fn table_at(&self) -> u64 {
+        self.records_at.saturating_add(self.positions.saturating_mul(2))
+    }
+
+    /// The length of the whole file.
+    pub fn file_len(&self) -> u64 {
+        let table = if self.version == 1 { 0 } else { self.blocks().saturating_mul(4) };
+        self.table_at().saturating_add(table)
+    }
+
+    /// The range of record indices of block `b`.
+    pub fn block_range(&self, b: u64) -> std::ops::Range<u64> {
+        let start = b.saturating_mul(self.block).min(self.positions);
+        start..start.saturating_add(self.block).min(self.positions)
+    }
+}
+
+fn put_str(out: &mut Vec<u8>, s: &str) {
+    out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+    out.extend_from_slice(s.as_bytes());
+}
+
+/// Magic, version, header length and header around the header's fields.
+fn frame(version: u32, mut header: Vec<u8>) -> Vec<u8> {
+    let header_crc = crc32fast::hash(&header);
+    header.extend_from_slice(&header_crc.to_le_bytes());
+    let mut out = Vec::with_capacity(16 + header.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&version.to_le_bytes());
+    out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+    out.extend_from_slice(&header);
+    out
+}
+
+/// The bytes of a tier file before its records (magic, version, header) for `positions`
+/// records: a file is these bytes, the records, then their [`BlockCrcs`], so a writer that
+/// streams the records (the distributed solve) makes the same bytes as [`encode_tier`].
+///
+/// ```
+/// use xo_core::rules::parse_game;
+/// use xo_core::solve::strong::Record;
+/// use xo_store::tier::format::{encode_head, encode_tier, BlockCrcs};
+/// let ttt = parse_game("tictactoe").unwrap();
+/// let whole = encode_tier(&ttt, 9, &[Record(0x8009), Record(0x4000)], "test");
+/// let mut streamed = encode_head(&ttt, 9, 2, "test");
+/// let mut crcs = BlockCrcs::default();
+/// for piece in [&[9u8, 0x80][..], &[0, 0x40]] {
+///     crcs.update(piece);
+///     streamed.extend_from_slice(piece);
+/// }
+/// streamed.extend_from_slice(&crcs.finish());
+/// assert_eq!(streamed, whole);
+/// ```
+pub fn encode_head(rules: &Rules, tier: u32, positions: u64, made_by: &str) -> Vec<u8> {
+    let mut header = Vec::new();
+    put_str(&mut header, &rules.to_toml());
+    put_str(&mut header, made_by);
+    header.extend_from_slice(&tier.to_le_bytes());
+    header.extend_from_slice(&positions.to_le_bytes());
+    header.extend_from_slice(&(BLOCK as u32).to_le_bytes());
+    frame(VERSION, header)
+}
+
+/// The CRC-32 of each block of records, from the records' bytes streamed in pieces of any
+/// length.
+///
+/// ```
+/// use xo_store::tier::format::BlockCrcs;
+/// let mut crcs = BlockCrcs::default();
+/// crcs.update(&[1, 2, 3, 4]);
+/// assert_eq!(crcs.finish(), crc32fast::hash(&[1, 2, 3, 4]).to_le_bytes());
+/// ```
+#[derive(Debug, Default)]
+pub struct BlockCrcs {
+    table: Vec<u8>,
+    current: crc32fast::Hasher,
+    in_block: u64,
+}
+
+impl BlockCrcs {
+    /// Takes in the next record bytes.
+    pub fn update(&mut self, mut bytes: &[u8]) {
+        let size = 2 * BLOCK;
+        while !bytes.is_empty() {
+            let take = ((size - self.in_block) as usize).min(bytes.len());
+            self.current.update(&bytes[..take]);
+            self.in_block += take as u64;
+            bytes = &bytes[take..];
+            if self.in_block == size {
+                let done = std::mem::take(&mut self.current).finalize();
+                self.table.extend_from_slice(&done.to_le_bytes());
+                self.in_block = 0;
+            }
+        }
+    }
+
+    /// The table of block CRCs (the last, shorter block's included).
+    pub fn finish(mut self) -> Vec<u8> {
+        if self.in_block > 0 {
+            self.table.extend_from_slice(&self.current.finalize().to_le_bytes());
+        }
+        self.table
+    }
+}
+
+/// The little-endian bytes of `records`.
+pub fn record_bytes(records: &[Record]) -> Vec<u8> {
+    records.iter().flat_map(|r| r.0.to_le_bytes()).collect()
+}
+
+/// The bytes of a tier file holding `records` for tier `tier` of `rules`.
+///
+/// ```
+/// use xo_core::rules::parse_game;
+/// use xo_core::solve::strong::Record;
+/// use xo_store::tier::format::{decode_tier, encode_tier};
+/// let ttt = parse_game("tictactoe").unwrap();
+/// let bytes = encode_tier(&ttt, 9, &[Record(0x8009), Record(0x4000)], "test");
+/// let (header, records) = decode_tier(&bytes, Some(&ttt), Some(9)).unwrap();
+/// assert_eq!((header.tier, header.positions, records.len()), (9, 2, 2));
+/// let mut bad = bytes.clone();
+/// *bad.last_mut().unwrap() ^= 1;
+/// assert!(decode_tier(&bad, Some(&ttt), Some(9)).is_err());
+/// assert!(decode_tier(&bytes[..bytes.len() - 1], Some(&ttt), Some(9)).is_err());
+/// ```
+pub fn encode_tier(rules: &Rules, tier: u32, records: &[Record], made_by: &str) -> Vec<u8> {
+    let data = record_bytes(records);
+    let mut out = encode_head(rules, tier, records.len() as u64, made_by);
+    let mut crcs = BlockCrcs::default();
+    crcs.update(&data);
+    out.extend_from_slice(&data);
+    out.extend_from_slice(&crcs.finish());
+    out
+}
+
+/// The bytes of a version-1 tier file (as xo wrote before blocks): kept to test that such files
+/// are still read.
+///
+/// ```
+/// use xo_core::rules::parse_game;
+/// use xo_core::solve::strong::Record;
+/// use xo_store::tier::format::{decode_tier, encode_tier_v1};
+/// let ttt = parse_game("tictactoe").unwrap();
+/// let bytes = encode_tier_v1(&ttt, 9, &[Record(0x8009)], "old");
+/// assert_eq!(decode_tier(&bytes, Some(&ttt), Some(9)).unwrap().1, [Record(0x8009)]);
+/// ```
+pub fn encode_tier_v1(rules: &Rules, tier: u32, records: &[Record], made_by: &str) -> Vec<u8> {
+    let data = record_bytes(records);
+    let mut header = Vec::new();
+    put_str(&mut header, &rules.to_toml());
+    put_str(&mut header, made_by);
+    header.extend_from_slice(&tier.to_le_bytes());
+    header.extend_from_slice(&(records.len() as u64).to_le_bytes());
+    header.extend_from_slice(&crc32fast::hash(&data).to_le_bytes());
+    let mut out = frame(1, header);
+    out.extend_from_slice(&data);
+    out
+}
+
+/// A little reader over header bytes that never reads past the end.
+struct Cursor<'a>(&'a [u8]);
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], DbError> {
+        if self.0.len() < n {
+            return Err(DbError::Malformed("a field runs past the header".into()));
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Ok(head)
+    }
+    fn u32(&mut self) -> Result<u32, DbError> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn u64(&mut self) -> Result<u64, DbError> {
+        Ok(u64::from(self.u32()?) | u64::from(self.u32()?) << 32)
+    }
+    fn string(&mut self) -> Result<String, DbError> {
+        let n = self.u32()? as usize;
+        String::from_utf8(self.take(n)?.to_vec())
+            .map_err(|_| DbError::Malformed("a text field is not UTF-8".into()))
+    }
+}
+
+/// The length of a tier file's magic, version, header length and header, from its first 16
+/// bytes (checking the magic and the version): how much to read before [`decode_header`].
+///
+/// ```
+/// use xo_store::tier::format::{head_len, DbError};
+/// assert_eq!(head_len(b"hello"), Err(DbError::NotADatabase));
+/// ```
+pub fn head_len(first: &[u8]) -> Result<u64, DbError> {
+    if first.len() < 16 || &first[..8] != MAGIC {
+        return Err(DbError::NotADatabase);
+    }
+    let word = |i: usize| u32::from_le_bytes([first[i], first[i + 1], first[i + 2], first[i + 3]]);
+    let version = word(8);
+    if version != 1 && version != VERSION {
+        return Err(DbError::Version { found: version });
+    }
+    let len = u64::from(word(12));
+    if len > MAX_HEADER {
+        return Err(DbError::Malformed(format!("a header of {len} bytes")));
+    }
+    Ok(16 + len)
+}
+
+/// Reads a tier file's header from its first bytes (the records need not be there).
+///
+/// ```
+/// use xo_core::rules::parse_game;
+/// use xo_store::tier::format::{decode_header, encode_head};
+/// let ttt = parse_game("tictactoe").unwrap();
+/// let (header, layout) = decode_header(&encode_head(&ttt, 3, 5000, "test")).unwrap();
+/// assert_eq!((header.tier, layout.positions, layout.blocks()), (3, 5000, 3));
+/// ```
+pub fn decode_header(bytes: &[u8]) -> Result<(TierHeader, Layout), DbError> {
+    let end = head_len(bytes)?;
+    if (bytes.len() as u64) < end {
+        return Err(DbError::Truncated { expected: end, found: bytes.len() as u64 });
+    }
+    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    let header = &bytes[16..end as usize];
+    if header.len() < 4 {
+        return Err(DbError::Malformed("the header is too short".into()));
+    }
+    let (body, crc) = header.split_at(header.len() - 4);
+    if crc32fast::hash(body).to_le_bytes() != crc {
+        return Err(DbError::Checksum { what: "header".into() });
+    }
+    let mut c = Cursor(body);
+    let rules_text = c.string()?;
+    let made_by = c.string()?;
+    let tier = c.u32()?;
+    let positions = c.u64()?;
+    let last = c.u32()?;
+    let (block, records_crc) = match version {
+        1 => (positions.max(1), Some(last)),
+        _ if last == 0 => return Err(DbError::Malformed("blocks of no records".into())),
+        _ => (u64::from(last), None),
+    };
+    let rules = Rules::from_toml(&rules_text).map_err(|e| DbError::Malformed(e.to_string()))?;
+    let layout = Layout { version, positions, records_at: end, block, records_crc };
+    Ok((TierHeader { rules, made_by, tier, positions }, layout))
+}
+
+/// Checks a header against the game and tier expected (when given) and the file's length.
+pub fn check(
+    header: &TierHeader,
+    layout: &Layout,
+    rules: Option<&Rules>,
+    tier: Option<u32>,
+    file_len: u64,
+) -> Result<(), DbError> {
+    if let Some(rules) = rules {
+        if header.rules != *rules {
+            return Err(DbError::OtherGame {
+                found: header.rules.name.clone(),
+                expected: rules.name.clone(),
+            });
+        }
+    }
+    if let Some(t) = tier {
+        if header.tier != t {
+            return Err(DbError::OtherTier { found: header.tier, expected: t });
+        }
+    }
+    let expected = layout.file_len();
+    if file_len < expected {
+        return Err(DbError::Truncated { expected, found: file_len });
+    }
+    if file_len > expected {
+        return Err(DbError::TooLong { expected, found: file_len });
+    }
+    Ok(())
+}
+
+/// Checks the records of block `b` of a whole file's `bytes` (already [`check`]ed) against their
+/// checksum (version 1: all the records against theirs).
+pub fn check_block(bytes: &[u8], layout: &Layout, b: u64) -> Result<(), DbError> {
+    let cut = DbError::Truncated { expected: layout.file_len(), found: bytes.len() as u64 };
+    let range = layout.block_range(b);
+    let at = |i: u64| {
+        i.checked_mul(2)
+            .and_then(|o| o.checked_add(layout.records_at))
+            .and_then(|o| usize::try_from(o).ok())
+    };
+    let (Some(from), Some(to)) = (at(range.start), at(range.end)) else { return Err(cut) };
+    let data = bytes.get(from..to).ok_or(cut.clone())?;
+    let expected = match layout.records_crc {
+        Some(crc) => crc,
+        None => {
+            let t = b
+                .checked_mul(4)
+                .and_then(|o| o.checked_add(layout.table_at()))
+                .and_then(|o| usize::try_from(o).ok())
+                .ok_or(cut.clone())?;
+            let word = bytes.get(t..t.saturating_add(4)).ok_or(cut)?;
+            u32::from_le_bytes([word[0], word[1], word[2], word[3]])
+        }
+    };
+    if crc32fast::hash(data) != expected {
+        let what = if layout.version == 1 { "records".into() } else { format!("block {b}") };
+        return Err(DbError::Checksum { what });
+    }
+    Ok(())
+}
+
+/// Record `index` of a whole file's `bytes` (unchecked: check its block first).
+#[inline]
+pub fn record_at(bytes: &[u8], layout: &Layout, index: u64) -> Option<Record> {
+    if index >= layout.positions {
+        return None;
+    }
+    let at = usize::try_from(layout.records_at.checked_add(index.checked_mul(2)?)?).ok()?;
+    let pair = bytes.get(at..at.checked_add(2)?)?;
+    Some(Record(u16::from_le_bytes([pair[0], pair[1]])))
+}
+
+/// Reads a whole tier file, checking it all, and against the game and tier expected (when
+/// given).
+pub fn decode_tier(
+    bytes: &[u8],
+    rules: Option<&Rules>,
+    tier: Option<u32>,
+) -> Result<(TierHeader, Vec<Record>), DbError> {
+    let (header, layout) = decode_header(bytes)?;
+    check(&header, &layout, rules, tier, bytes.len() as u64)?;
+    for b in 0..layout.blocks() {
+        check_block(bytes, &layout, b)?;
+    }
+    let data = &bytes[layout.records_at as usize..layout.table_at() as usize]; // checked above
+    let records = data.chunks_exact(2).map(|b| Record(u16::from_le_bytes([b[0], b[1]]))).collect();
+    Ok((header, records))
+}
+
+/// The name of tier `t`'s file in a database folder.
+///
+/// ```
+/// assert_eq!(xo_store::tier::format::tier_file_name(7), "tier-07.xot");
+/// ```
+pub fn tier_file_name(t: u32) -> String {
+    format!("tier-{t:02}.xot")
+}
