@@ -71,6 +71,8 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<()> {
     let partial = partial_path(&path);
     let header = journal::header(board.width(), board.height(), board.k(), args.depth);
     let (journal, found) = Journal::open(&partial, &header, &path)?;
+    // Holding the journal, no other build writes the book: what a killed one left goes.
+    xo_store::file::remove_stale_temporaries(&path);
     if found.skipped > 0 {
         eprintln!(
             "xo: {}: {} damaged bytes skipped, the {} valid scores kept",

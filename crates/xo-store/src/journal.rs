@@ -25,7 +25,7 @@ pub const MAGIC: &[u8; 8] = b"XOBOOKP\0";
 /// Bytes of one record.
 pub const RECORD: usize = 13;
 /// The longest journal read (far more than any book's deepest level).
-pub const MAX_JOURNAL: u64 = 16 << 30;
+pub const MAX_JOURNAL: u64 = 4 << 30;
 
 /// The header of the journal of a book of a `width` x `height` board, `k` in a row, `depth`
 /// moves.
