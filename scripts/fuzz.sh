@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing (cargo-fuzz, libFuzzer) of every decoder of xo's files and inputs: tier
+# files, opening books, book journals, MPI part files, rules files and positions.
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]
+#
+# runs each target (default: all) for SECONDS (default 30), starting from the seeds committed in
+# fuzz/seeds/TARGET plus what earlier runs found (fuzz/corpus/TARGET, not committed). A crash
+# stops the script with the failing input in fuzz/artifacts/TARGET/; keep it as a regression case
+# (crates/xo-store/tests/decoders_never_panic.rs) once fixed.
+#
+# Installs cargo-fuzz from crates.io when missing. Runs on the stable toolchain: cargo-fuzz's
+# -Z flags are allowed by RUSTC_BOOTSTRAP=1 (no nightly needed). The decoders are safe Rust, so
+# the targets are built without AddressSanitizer (faster, and no sanitizer runtime needed) but
+# with debug assertions (overflow checks).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds="${1:-30}"
+shift || true
+targets=("$@")
+[ "${#targets[@]}" -gt 0 ] || targets=(tier book journal part rules position)
+
+command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+export RUSTC_BOOTSTRAP=1
+
+flags=(--fuzz-dir fuzz --sanitizer none --debug-assertions)
+for t in "${targets[@]}"; do
+  cargo fuzz build "${flags[@]}" "$t"
+done
+for t in "${targets[@]}"; do
+  mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
+  log="fuzz/artifacts/$t/last-run.log"
+  echo "fuzz: $t for ${seconds} s"
+  status=0
+  cargo fuzz run "${flags[@]}" "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
+    -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+    -artifact_prefix="fuzz/artifacts/$t/" -print_final_stats=1 >"$log" 2>&1 || status=$?
+  grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb)" "$log" | sed "s/^/fuzz: $t: /" || true
+  if [ "$status" != 0 ]; then
+    grep -E "panicked|SUMMARY|Test unit written|ERROR" "$log" >&2 || tail -20 "$log" >&2
+    echo "fuzz: $t failed (status $status); the input is in fuzz/artifacts/$t/, the log in $log" >&2
+    exit 1
+  fi
+done
+echo "fuzz: every target ran ${seconds} s without a failure"
