@@ -25,11 +25,22 @@ const MANIFEST_HEAD: &str =
     "# xo strong database: the game of every tier-TT.xot file in this folder\n";
 
 /// The file of tier `t` in `dir`.
+///
+/// ```
+/// let p = xo_store::database::tier_path(std::path::Path::new("db"), 3);
+/// assert_eq!(p, std::path::Path::new("db/tier-03.xot"));
+/// ```
 pub fn tier_path(dir: &Path, t: u32) -> PathBuf {
     dir.join(tier_file_name(t))
 }
 
-/// The manifest's text for `rules`.
+/// The manifest's text for `rules`: a comment line, then the game's rules file.
+///
+/// ```
+/// let ttt = xo_core::rules::parse_game("tictactoe").unwrap();
+/// let text = xo_store::database::manifest(&ttt);
+/// assert_eq!(xo_core::rules::Rules::from_toml(&text).unwrap(), ttt);
+/// ```
 pub fn manifest(rules: &Rules) -> String {
     format!("{MANIFEST_HEAD}{}", rules.to_toml())
 }

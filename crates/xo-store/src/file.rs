@@ -128,6 +128,11 @@ pub fn check_output(path: &Path) -> Result<(), StoreError> {
 
 /// Syncs a folder, so that a rename in it survives a crash (file systems that cannot sync a
 /// folder are left as they are).
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// xo_store::file::sync_folder(dir.path()).unwrap();
+/// ```
 pub fn sync_folder(folder: &Path) -> Result<(), StoreError> {
     let synced = File::open(folder).and_then(|f| f.sync_all());
     match synced {
@@ -170,6 +175,18 @@ pub fn is_temporary_of(name: &str, output: &str) -> bool {
 
 /// Removes the temporary files of `output` that a killed writer left beside it (call it while
 /// holding the output's lock). Symbolic links at those names are removed, never followed.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// for name in ["b.book", "b.book.12.0.tmp", "b.book.tmp", "c.book.12.0.tmp"] {
+///     std::fs::write(dir.path().join(name), b"").unwrap();
+/// }
+/// xo_store::file::remove_stale_temporaries(&dir.path().join("b.book"));
+/// let mut left: Vec<_> = std::fs::read_dir(dir.path()).unwrap()
+///     .map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+/// left.sort();
+/// assert_eq!(left, ["b.book", "c.book.12.0.tmp"]);
+/// ```
 pub fn remove_stale_temporaries(output: &Path) {
     let Some(name) = output.file_name().and_then(|n| n.to_str()) else { return };
     let Ok(entries) = std::fs::read_dir(folder_of(output)) else { return };

@@ -29,6 +29,10 @@ pub const MAX_JOURNAL: u64 = 4 << 30;
 
 /// The header of the journal of a book of a `width` x `height` board, `k` in a row, `depth`
 /// moves.
+///
+/// ```
+/// assert_eq!(xo_store::journal::header(7, 6, 4, 8).len(), 24);
+/// ```
 pub fn header(width: u32, height: u32, k: u32, depth: u32) -> Vec<u8> {
     let mut h = MAGIC.to_vec();
     for v in [width, height, k, depth] {

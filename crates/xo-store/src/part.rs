@@ -116,6 +116,19 @@ pub fn part_path(dir: &Path, t: u32, rank: usize) -> PathBuf {
 
 /// Writes rank `rank`'s records of tier `t` (positions `start..`) as its part file, atomically;
 /// returns the CRC-32 and length of the records' bytes.
+///
+/// ```
+/// use xo_core::solve::strong::Record;
+/// use xo_store::part::{copy, part_path, write, PartHeader};
+/// let dir = tempfile::tempdir().unwrap();
+/// let (crc, len) = write(dir.path(), (5, 1, 2), 100, &[Record(1), Record(2)]).unwrap();
+/// let expected = PartHeader { tier: 5, rank: 1, ranks: 2, start: 100, count: 2, crc };
+/// let mut out = Vec::new();
+/// copy(&part_path(dir.path(), 5, 1), &expected, |b| Ok(out.extend_from_slice(b))).unwrap();
+/// assert_eq!((out, len), (vec![1, 0, 2, 0], 4));
+/// let other = PartHeader { start: 99, ..expected };
+/// assert!(copy(&part_path(dir.path(), 5, 1), &other, |_| Ok(())).is_err());
+/// ```
 pub fn write(
     dir: &Path,
     (t, rank, ranks): (u32, usize, usize),
@@ -171,6 +184,15 @@ pub fn copy(
 
 /// Removes the part files and temporary files a killed job left in `dir` (they are never read
 /// without their tier being solved again).
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// for name in ["tier-03.xot", "tier-02-rank-00001.part", "tier-02.xot.7.0.tmp"] {
+///     std::fs::write(dir.path().join(name), b"").unwrap();
+/// }
+/// xo_store::part::remove_stale(dir.path());
+/// assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+/// ```
 pub fn remove_stale(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {

@@ -226,6 +226,11 @@ impl BlockCrcs {
 }
 
 /// The little-endian bytes of `records`.
+///
+/// ```
+/// use xo_core::solve::strong::Record;
+/// assert_eq!(xo_store::tier::format::record_bytes(&[Record(0x8001)]), [0x01, 0x80]);
+/// ```
 pub fn record_bytes(records: &[Record]) -> Vec<u8> {
     records.iter().flat_map(|r| r.0.to_le_bytes()).collect()
 }
@@ -368,6 +373,18 @@ pub fn decode_header(bytes: &[u8]) -> Result<(TierHeader, Layout), DbError> {
 }
 
 /// Checks a header against the game and tier expected (when given) and the file's length.
+///
+/// ```
+/// use xo_core::rules::parse_game;
+/// use xo_store::tier::format::{check, decode_header, encode_head, DbError};
+/// let ttt = parse_game("tictactoe").unwrap();
+/// let head = encode_head(&ttt, 1, 9, "test");
+/// let (header, layout) = decode_header(&head).unwrap();
+/// let len = layout.file_len();
+/// assert!(check(&header, &layout, Some(&ttt), Some(1), len).is_ok());
+/// assert!(matches!(check(&header, &layout, None, Some(2), len), Err(DbError::OtherTier { .. })));
+/// assert!(matches!(check(&header, &layout, None, None, 1 << 31), Err(DbError::TooLong { .. })));
+/// ```
 pub fn check(
     header: &TierHeader,
     layout: &Layout,
@@ -400,6 +417,20 @@ pub fn check(
 
 /// Checks the records of block `b` of a whole file's `bytes` (already [`check`]ed) against their
 /// checksum (version 1: all the records against theirs).
+///
+/// ```
+/// use xo_core::rules::parse_game;
+/// use xo_core::solve::strong::Record;
+/// use xo_store::tier::format::{check_block, decode_header, encode_tier, record_at};
+/// let ttt = parse_game("tictactoe").unwrap();
+/// let mut bytes = encode_tier(&ttt, 2, &[Record(0x8002); 3000], "test");
+/// let layout = decode_header(&bytes).unwrap().1;
+/// assert_eq!(layout.blocks(), 2);
+/// assert_eq!(record_at(&bytes, &layout, 2999), Some(Record(0x8002)));
+/// let last = bytes.len() - 1;
+/// bytes[last] ^= 1; // block 1's checksum
+/// assert!(check_block(&bytes, &layout, 0).is_ok() && check_block(&bytes, &layout, 1).is_err());
+/// ```
 pub fn check_block(bytes: &[u8], layout: &Layout, b: u64) -> Result<(), DbError> {
     let cut = DbError::Truncated { expected: layout.file_len(), found: bytes.len() as u64 };
     let range = layout.block_range(b);
