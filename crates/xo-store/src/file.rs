@@ -297,8 +297,9 @@ impl Drop for AtomicFile {
 }
 
 /// A lock file held while an output is written: taken without waiting (a second writer fails at
-/// once with [`StoreError::Locked`]), released and removed when dropped. A lock file left by a
-/// killed process is not held (the system releases it with the process) and is taken over.
+/// once with [`StoreError::Locked`]), released and removed when dropped (or kept, after
+/// [`Lock::keep_on_drop`]: a journal). A lock file left by a killed process is not held (the
+/// system releases it with the process) and is taken over.
 ///
 /// ```
 /// use xo_store::file::Lock;
@@ -372,9 +373,26 @@ impl Lock {
         &self.path
     }
 
-    /// Releases the lock, leaving its file in place (a journal kept for a later run).
-    pub fn keep(mut self) {
+    /// The same lock, whose file stays in place when it is dropped (a journal, which holds what
+    /// a later run resumes from, is removed only by [`Lock::remove`]).
+    ///
+    /// ```
+    /// use xo_store::file::Lock;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("j.partial");
+    /// drop(Lock::acquire(&path, dir.path()).unwrap().keep_on_drop());
+    /// assert!(path.exists());
+    /// Lock::acquire(&path, dir.path()).unwrap().remove();
+    /// assert!(!path.exists());
+    /// ```
+    pub fn keep_on_drop(mut self) -> Lock {
         self.remove = false;
+        self
+    }
+
+    /// Removes the lock file, then releases the lock.
+    pub fn remove(mut self) {
+        self.remove = true;
     }
 }
 

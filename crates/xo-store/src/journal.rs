@@ -126,7 +126,9 @@ pub fn scan(bytes: &[u8], header: &[u8]) -> Result<Scan, String> {
     Ok(found)
 }
 
-/// A journal open for a build: locked, its valid records read, new ones appended.
+/// A journal open for a build: locked, its valid records read, new ones appended. Dropped, it is
+/// written out and kept (a build that fails after it started loses nothing); only
+/// [`Journal::remove`] deletes it.
 ///
 /// ```
 /// use xo_store::journal::{header, Journal};
@@ -145,10 +147,11 @@ pub fn scan(bytes: &[u8], header: &[u8]) -> Result<Scan, String> {
 /// ```
 #[derive(Debug)]
 pub struct Journal {
-    lock: Lock,
+    // Fields drop in this order: the records are written out before the lock is released.
     writer: Mutex<BufWriter<File>>,
     failed: AtomicBool,
     added: AtomicU64,
+    lock: Lock,
 }
 
 impl Journal {
@@ -156,7 +159,8 @@ impl Journal {
     /// `header`, taking its lock, and reads the scores it holds. Damaged bytes are skipped (and
     /// counted), and a damaged tail is cut so that new records follow the last valid one.
     pub fn open(path: &Path, header: &[u8], output: &Path) -> Result<(Journal, Scan), StoreError> {
-        let lock = Lock::acquire(path, output)?;
+        // Kept whatever happens to the build, unless it is removed on purpose.
+        let lock = Lock::acquire(path, output)?.keep_on_drop();
         let io = |action, e| StoreError::io(action, path, e);
         let mut file = lock.file().try_clone().map_err(|e| io("read", e))?;
         let len = file.metadata().map_err(|e| io("read", e))?.len();
@@ -180,10 +184,10 @@ impl Journal {
             file.write_all(header).map_err(|e| io("write", e))?;
         }
         let journal = Journal {
-            lock,
             writer: Mutex::new(BufWriter::new(file)),
             failed: AtomicBool::new(false),
             added: AtomicU64::new(0),
+            lock,
         };
         Ok((journal, found))
     }
@@ -218,9 +222,7 @@ impl Journal {
     /// Writes out what is buffered and releases the journal, leaving it for a later build.
     pub fn keep(self) -> Result<(), StoreError> {
         let flushed = self.flush();
-        let Journal { lock, writer, .. } = self;
-        drop(writer);
-        lock.keep();
+        drop(self);
         flushed
     }
 
@@ -228,7 +230,7 @@ impl Journal {
     pub fn remove(self) {
         let Journal { lock, writer, .. } = self;
         drop(writer);
-        drop(lock);
+        lock.remove();
     }
 
     /// The journal's path.
