@@ -1,7 +1,7 @@
 //! Strong databases served: every tier of a folder written by `xo solve GAME --strong --db DIR`,
 //! opened through the store at start-up (each file's header, game and length checked, then
-//! memory-mapped), so a solve request on their game is a lookup of a few checked blocks instead
-//! of a search.
+//! memory-mapped, and every block checked once), so a solve request on their game is a lookup in
+//! a few pages instead of a search.
 
 use std::path::{Path, PathBuf};
 use xo_core::query::{from_database, Answer, Query, Question};
@@ -36,7 +36,9 @@ pub enum DatabaseError {
 
 impl Database {
     /// Opens every tier in `folder`, checking each file's header and length, within
-    /// `memory_bytes` (the tiers' bytes, which the mapped files may bring into memory).
+    /// `memory_bytes` (the tiers' bytes, which the mapped files may bring into memory), then
+    /// every block's checksum once (a damaged database is refused at start, not found by a
+    /// request; the records stay in the files, not in this process's memory).
     pub fn load(folder: &Path, memory_bytes: u64) -> Result<Database, DatabaseError> {
         let db = xo_store::database::Database::open(folder)?;
         let tiers = db.tiers()?;
@@ -47,6 +49,9 @@ impl Database {
                 needed: bytes >> 20,
                 allowed: memory_bytes >> 20,
             });
+        }
+        for tier in &tiers {
+            tier.check_all()?;
         }
         Ok(Database { rules: db.rules().clone(), tiers, folder: folder.to_path_buf() })
     }
