@@ -142,6 +142,10 @@ pub fn scan(bytes: &[u8], header: &[u8]) -> Result<Scan, String> {
 /// journal.keep().unwrap();
 /// let (journal, found) = Journal::open(&path, &h, &book).unwrap();
 /// assert_eq!(found.scores, [(7, 1)]);
+/// journal.append(8, -2);
+/// drop(journal); // a build that fails: its records are written out and kept
+/// let (journal, found) = Journal::open(&path, &h, &book).unwrap();
+/// assert_eq!(found.scores, [(7, 1), (8, -2)]);
 /// journal.remove();
 /// assert!(!path.exists());
 /// ```
