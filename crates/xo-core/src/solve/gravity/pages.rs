@@ -6,8 +6,9 @@
 //! large tables are mapped that way; small ones, and systems without `mmap`, use a plain
 //! zeroed vector.
 //!
-//! This is one of the two places in xo with `unsafe` code (the other is the Grundy kernel): a
-//! page-aligned anonymous mapping is viewed as a slice of atomics.
+//! This is one of the three places in xo with `unsafe` code (with the Grundy kernel and the
+//! store's memory-mapped tiers): a page-aligned anonymous mapping is viewed as a slice of
+//! atomics.
 
 #![allow(unsafe_code)]
 
