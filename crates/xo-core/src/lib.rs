@@ -12,8 +12,10 @@
 //! - [`value`]: game-theoretic values relative to the player to move.
 //! - [`game`]: the [`Game`](game::Game) trait every engine is generic over.
 //! - [`games`]: fast representations of concrete games (bitboards, strips, heaps).
-//! - [`query`]: the one entry point: a game, a position and a question in, the engine chosen,
-//!   an answer (or the budget reached) out.
+//! - [`request`]: the one request type every front end fills (CLI flags, HTTP parameters, JSON).
+//! - [`query`]: the one entry point: a request prepared into a plan (the engine chosen, holding
+//!   its checked input), an answer (or the budget reached) out.
+//! - [`threads`]: the one thread policy.
 //! - [`solve`]: the engines (counting, reachability, Grundy values, LOL search).
 //!
 //! ```
@@ -31,8 +33,10 @@ pub mod budget;
 pub mod game;
 pub mod games;
 pub mod query;
+pub mod request;
 pub mod rules;
 pub mod solve;
+pub mod threads;
 pub mod value;
 
 pub use value::Value;

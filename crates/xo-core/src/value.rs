@@ -87,3 +87,24 @@ pub struct Scored {
     /// Plies to the end of the game.
     pub remoteness: u32,
 }
+
+/// The one order of results from the mover's point of view, which every engine, report and
+/// front end ranks moves by: better values first; among wins the quickest, among draws and
+/// losses the longest. An unknown remoteness ranks as 0 (moves of engines that tell none are
+/// equal within their value). Ties keep board order: see
+/// [`best_move`](crate::query::best_move).
+///
+/// ```
+/// use xo_core::value::{preference, Value};
+/// assert!(preference(Value::Win, Some(3)) > preference(Value::Win, Some(5)));
+/// assert!(preference(Value::Loss, Some(6)) > preference(Value::Loss, Some(2)));
+/// assert!(preference(Value::Draw, Some(1)) > preference(Value::Loss, Some(9)));
+/// assert!(preference(Value::Draw, Some(8)) > preference(Value::Draw, Some(6)));
+/// ```
+pub fn preference(value: Value, remoteness: Option<u32>) -> (Value, i64) {
+    let r = i64::from(remoteness.unwrap_or(0));
+    match value {
+        Value::Win => (Value::Win, -r),
+        Value::Draw | Value::Loss => (value, r),
+    }
+}

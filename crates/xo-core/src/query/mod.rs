@@ -1,9 +1,10 @@
 //! The one entry point for every question xo answers.
 //!
 //! A caller (the CLI, the HTTP server, a program using the library) names a game, gives a
-//! position and asks a [`Question`]; [`Query`] checks all of it and picks the engine, and
-//! [`answer`] runs that engine within one [`Meter`] and returns an [`Answer`] or the [`Stopped`]
-//! reason. Callers never choose engines, convert positions for them or invent budgets of their
+//! position and asks a [`Question`] (usually all at once, as a
+//! [`Request`](crate::request::Request)); [`Query`] checks all of it and makes the plan (the
+//! engine, holding its input already converted and checked), and [`answer`] runs that plan
+//! within one [`Meter`] and returns an [`Answer`] or the [`Stopped`] reason. Callers never choose engines, convert positions for them or invent budgets of their
 //! own, so every caller gets the same engine, the same limits and the same report for the same
 //! question. Adding an engine touches [`Query`]'s choice and this module's dispatch, nothing
 //! outside the core.
@@ -23,23 +24,30 @@
 mod count;
 mod describe;
 mod game;
+mod plan;
+mod play;
+mod prepared;
 mod report;
 mod sequence;
 mod solve;
 
 pub use describe::{describe, presets, GameInfo, Removal};
-pub use game::{Engine, Game, InputError, Query};
+pub use game::{Engine, Game, InputError};
+pub use plan::TREBLECROSS_SEARCH_CELLS;
+pub use play::{best_move, AfterReport, BestReport, LegalMove, MovesReport};
+pub use prepared::{Query, Source, MAX_PLAY_CELLS};
 pub use report::{
     Answer, CheckReport, CountReport, HeapMove, LengthCounts, MoveReport, OutcomeCounts,
-    SolveReport,
+    SolveReport, StoppedReport,
 };
 pub use sequence::{sequence, SequenceQuery, SequenceReport, UnknownSequence, MAX_UPTO};
 pub use solve::from_database;
 
 use crate::budget::{Meter, Stopped};
 use crate::rules::player_to_move;
+use plan::Plan;
 
-/// What is asked of a position.
+/// What is asked of a position (or, for [`Question::Grundy`], of a game).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Question {
     /// Its value for the player to move, as fast as possible.
@@ -61,6 +69,17 @@ pub enum Question {
     },
     /// Whether it can arise in a legal game from the empty board.
     Reach,
+    /// The nim-sequence of the game (an octal game, or Treblecross as .007) up to heap `upto`.
+    Grundy {
+        /// The largest heap.
+        upto: usize,
+    },
+    /// Its legal moves, each with the position after it.
+    Moves,
+    /// The position after a move (given to [`Query::prepare`]).
+    After,
+    /// Its best move, by the one tie rule of [`best_move`].
+    Best,
 }
 
 /// Answers `query` within `meter`: the engine [`Query`] chose runs until it has the answer or
@@ -74,14 +93,24 @@ pub enum Question {
 /// assert_eq!(stopped.limit, Limit::Nodes);
 /// ```
 pub fn answer(query: &Query, meter: &Meter) -> Result<Answer, Stopped> {
-    match query.question() {
-        Question::Value | Question::Score | Question::Analysis { .. } => {
-            solve::solve(query, meter).map(Answer::Solve)
+    match query.plan() {
+        Plan::Solve(solver, asked) => solve::solve(query, solver, *asked, meter).map(Answer::Solve),
+        Plan::Best(solver, rules, pos) => {
+            let asked = plan::Asked::of(Question::Analysis { winning_only: false });
+            let solved = solve::solve(query, solver, asked, meter);
+            let report = play::best(query, rules, pos, solved);
+            match &report.stopped {
+                Some(stopped) if report.best.is_none() => Err(stopped.clone()),
+                _ => Ok(Answer::Best(report)),
+            }
         }
-        Question::Count { by_length, dense } => {
-            count::count(query, by_length, dense, meter).map(Answer::Count)
+        Plan::Count { board, bits, by_length, dense } => {
+            count::count(query, (board, bits), *by_length, *dense, meter).map(Answer::Count)
         }
-        Question::Reach => count::check(query, meter).map(Answer::Check),
+        Plan::Check { board, setup } => count::check(query, board, setup, meter).map(Answer::Check),
+        Plan::Sequence(seq) => sequence(seq, meter).map(Answer::Sequence),
+        Plan::Moves(rules, pos) => Ok(Answer::Moves(play::moves(query, rules, pos))),
+        Plan::After { rules, mv, after } => Ok(Answer::After(play::after(query, rules, mv, after))),
     }
 }
 
@@ -98,9 +127,9 @@ impl Query {
     /// assert_eq!(json["value"], "unknown");
     /// assert_eq!(json["stopped"]["limit"], "nodes");
     /// ```
-    pub fn unanswered(&self, stopped: &Stopped) -> Answer {
-        let reason = Some(stopped.to_string());
-        let stopped = Some(stopped.clone());
+    pub fn unanswered(&self, stop: &Stopped) -> Answer {
+        let reason = Some(stop.to_string());
+        let stopped = Some(stop.clone());
         match self.question() {
             Question::Value | Question::Score | Question::Analysis { .. } => {
                 let mut report = self.solve_report();
@@ -124,6 +153,21 @@ impl Query {
                 reason,
                 stopped,
             }),
+            Question::Best => Answer::Best(BestReport {
+                game: self.game().name(),
+                position: self.position_text(),
+                to_move: self.solve_report().to_move,
+                best: None,
+                proven: false,
+                engine: self.engine().name(),
+                reason,
+                stopped,
+            }),
+            // Answered without search, so never stopped; and a nim-sequence has no partial
+            // shape: the stop alone.
+            Question::Grundy { .. } | Question::Moves | Question::After => {
+                Answer::Stopped(StoppedReport { error: stop.to_string(), stopped: stop.clone() })
+            }
         }
     }
 

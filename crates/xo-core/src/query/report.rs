@@ -189,17 +189,39 @@ pub struct CheckReport {
     pub stopped: Option<Stopped>,
 }
 
-/// The answer to a [`Query`](super::Query).
+/// A question stopped at its budget with no partial answer to show (a nim-sequence): the stop
+/// in words and in detail.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StoppedReport {
+    /// The stop, in words.
+    pub error: String,
+    /// Which budget, and how far the engine got.
+    pub stopped: Stopped,
+}
+
+/// The answer to a [`Query`](super::Query): one shape per question, serialised without a tag
+/// (the JSON is the report itself).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Answer {
-    /// For [`Question::Value`](super::Question::Value) and
+    /// For [`Question::Value`](super::Question::Value),
+    /// [`Question::Score`](super::Question::Score) and
     /// [`Question::Analysis`](super::Question::Analysis).
     Solve(SolveReport),
     /// For [`Question::Count`](super::Question::Count).
     Count(CountReport),
     /// For [`Question::Reach`](super::Question::Reach).
     Check(CheckReport),
+    /// For [`Question::Grundy`](super::Question::Grundy).
+    Sequence(super::SequenceReport),
+    /// For [`Question::Moves`](super::Question::Moves).
+    Moves(super::MovesReport),
+    /// For [`Question::After`](super::Question::After).
+    After(super::AfterReport),
+    /// For [`Question::Best`](super::Question::Best).
+    Best(super::BestReport),
+    /// A question stopped at its budget with no partial shape.
+    Stopped(StoppedReport),
 }
 
 impl Answer {
@@ -209,6 +231,9 @@ impl Answer {
             Answer::Solve(r) => r.stopped.as_ref(),
             Answer::Count(r) => r.stopped.as_ref(),
             Answer::Check(r) => r.stopped.as_ref(),
+            Answer::Best(r) => r.stopped.as_ref(),
+            Answer::Stopped(r) => Some(&r.stopped),
+            Answer::Sequence(_) | Answer::Moves(_) | Answer::After(_) => None,
         }
     }
 }

@@ -1,13 +1,13 @@
-//! Solving a position with the engine its query chose: each engine is built from the validated
-//! position directly and its result put into one [`SolveReport`].
+//! Solving a position with the engine its plan holds: each engine runs on the input the plan
+//! converted when the query was prepared, and its result goes into one [`SolveReport`].
 
-use super::game::{lol_outer_mark, Subject};
-use super::{Engine, HeapMove, MoveReport, Query, Question, SolveReport};
+use super::plan::{Asked, GravityInput, Solver};
+use super::{HeapMove, MoveReport, Query, Question, SolveReport};
 use crate::budget::{Meter, Stopped};
-use crate::games::board::Board;
+use crate::games::board::{Board, BoardPosition};
 use crate::games::lol::{Cell, LolStrip};
 use crate::games::treblecross::TreblecrossStrip;
-use crate::rules::{move_name, move_order, Position, Rules};
+use crate::rules::{move_name, move_order, Rules};
 use crate::solve::grundy::{analyse_sum_within, NimSequence, SumError};
 use crate::solve::lol::LolSolver;
 use crate::solve::negamax::Searcher;
@@ -19,39 +19,37 @@ fn table_bytes(rules: &Rules, budget: u64) -> u64 {
     budget.min(most).max(1 << 16)
 }
 
-pub(super) fn solve(query: &Query, meter: &Meter) -> Result<SolveReport, Stopped> {
+/// Solves with `solver` what `asked` asks, into `report` (the query's report with nothing found
+/// yet); Pons' scores are added for Connect Four's family.
+pub(super) fn solve(
+    query: &Query,
+    solver: &Solver,
+    asked: Asked,
+    meter: &Meter,
+) -> Result<SolveReport, Stopped> {
     let mut report = query.solve_report();
-    let winning_only = matches!(query.question(), Question::Analysis { winning_only: true });
-    let value_only = query.question() == Question::Value;
-    // Value and remoteness without the moves: engines that tell no remoteness answer the value.
-    let score_only = query.question() == Question::Score;
-    let asked = Asked { value_only, score_only, winning_only };
-    match (query.engine(), query.subject(), query.rules()) {
-        (Engine::Negamax, Subject::Board(pos), Some(rules)) => {
-            negamax(rules, pos, asked, meter, &mut report)?
+    let r = &mut report;
+    match solver {
+        Solver::Negamax { board, bits } => negamax(board, bits, asked, meter, r)?,
+        Solver::Gravity64(input) => gravity(input, asked, meter, r)?,
+        Solver::Gravity128(input) => gravity(input, asked, meter, r)?,
+        Solver::Lol { strip, cells, marks } => {
+            lol_components(strip, cells, *marks, asked, meter, r)?
         }
-        (Engine::Gravity, Subject::Board(pos), Some(rules)) => {
-            gravity(rules, pos, asked, (query.book(), query.threads()), meter, &mut report)?
-        }
-        (Engine::LolComponents, Subject::Board(pos), Some(rules)) => {
-            lol_components(rules, pos, asked, meter, &mut report)?
-        }
-        (Engine::TreblecrossGrundy, Subject::Board(pos), Some(_)) => {
-            treblecross(pos, asked, meter, &mut report)?
-        }
-        (Engine::HeapsGrundy, Subject::Heaps(heaps), None) => {
-            let game = query.game().octal().expect("an octal game");
-            let mut seq = NimSequence::new(game);
+        Solver::Treblecross(strip) => treblecross(strip, asked, meter, r)?,
+        Solver::Heaps { game, heaps } => {
+            let mut seq = NimSequence::new(game.clone());
             let a = analyse_sum_within(&mut seq, heaps, meter).map_err(|e| match e {
                 SumError::Stopped(s) => s,
-                // Heap sizes were checked when the query was made.
+                // Heap sizes were checked when the query was made; a size past the engines'
+                // would need more memory than any budget gives.
                 SumError::HeapTooLarge { .. } => meter.halt(crate::budget::Limit::Memory),
             })?;
-            report.value = Some(a.value);
-            report.nim_sum = Some(a.nim_sum);
-            if !value_only && !score_only {
-                report.heap_values = Some(a.heap_values);
-                report.winning_moves = Some(
+            r.value = Some(a.value);
+            r.nim_sum = Some(a.nim_sum);
+            if !asked.value_only && !asked.score_only {
+                r.heap_values = Some(a.heap_values);
+                r.winning_moves = Some(
                     a.winning_moves
                         .into_iter()
                         .map(|m| HeapMove {
@@ -63,10 +61,9 @@ pub(super) fn solve(query: &Query, meter: &Meter) -> Result<SolveReport, Stopped
                 );
             }
         }
-        _ => unreachable!("a query's engine always fits its position"),
     }
-    if let (Some(rules), Some(pos)) = (query.rules(), query.position()) {
-        pons_scores(rules, pos.plies(), &mut report);
+    if let Some(rules) = query.rules() {
+        pons_scores(rules, query.plies(), &mut report);
     }
     Ok(report)
 }
@@ -109,17 +106,6 @@ fn pons_scores(rules: &Rules, plies: u32, report: &mut SolveReport) {
     }
 }
 
-/// What the question asks an engine for.
-#[derive(Debug, Clone, Copy)]
-struct Asked {
-    /// The value alone.
-    value_only: bool,
-    /// Value and remoteness, no moves.
-    score_only: bool,
-    /// Only the winning moves.
-    winning_only: bool,
-}
-
 /// Keeps only the winning moves when asked to.
 fn keep(moves: Vec<MoveReport>, winning_only: bool) -> Vec<MoveReport> {
     if winning_only {
@@ -130,29 +116,28 @@ fn keep(moves: Vec<MoveReport>, winning_only: bool) -> Vec<MoveReport> {
 }
 
 fn negamax(
-    rules: &Rules,
-    pos: &Position,
+    board: &Board,
+    bits: &BoardPosition,
     asked: Asked,
     meter: &Meter,
     report: &mut SolveReport,
 ) -> Result<(), Stopped> {
     let Asked { value_only, score_only, winning_only } = asked;
+    let rules = board.rules();
     let bytes = table_bytes(rules, meter.budget().memory_bytes);
     meter.reserve(bytes)?;
-    let board = Board::new(rules).expect("the query checked the board's size");
-    let mut searcher = Searcher::new(&board, usize::try_from(bytes).unwrap_or(usize::MAX));
+    let mut searcher = Searcher::new(board, usize::try_from(bytes).unwrap_or(usize::MAX));
     searcher.set_meter(meter);
-    let bits = board.encode(pos);
     if value_only {
-        report.value = Some(searcher.value(&bits)?);
+        report.value = Some(searcher.value(bits)?);
         return Ok(());
     }
     if score_only {
-        let scored = searcher.score(&bits)?;
+        let scored = searcher.score(bits)?;
         (report.value, report.remoteness) = (Some(scored.value), Some(scored.remoteness));
         return Ok(());
     }
-    let a = searcher.analyse(&bits)?;
+    let a = searcher.analyse(bits)?;
     report.value = Some(a.scored.value);
     report.remoteness = Some(a.scored.remoteness);
     let mut moves = a.moves;
@@ -170,67 +155,44 @@ fn negamax(
     Ok(())
 }
 
-/// The gravity engine, in the narrowest layout the board fits (64 bits for Connect Four and
-/// every board up to 8x7, 128 bits for the rest).
-fn gravity(
-    rules: &Rules,
-    pos: &Position,
+/// The gravity engine, in the layout the plan chose (64 bits for Connect Four and every board
+/// up to 8x7, 128 bits for the rest).
+fn gravity<B: crate::games::gravity::Bits>(
+    input: &GravityInput<B>,
     asked: Asked,
-    with: GravityWith,
-    meter: &Meter,
-    report: &mut SolveReport,
-) -> Result<(), Stopped> {
-    use crate::games::gravity::GravityBoard;
-    if let Ok(board) = GravityBoard::<u64>::for_rules(rules) {
-        gravity_in(board, pos, asked, with, meter, report)
-    } else {
-        let board = GravityBoard::<u128>::for_rules(rules).expect("the query chose the engine");
-        gravity_in(board, pos, asked, with, meter, report)
-    }
-}
-
-/// What the gravity engine is given besides the position: an opening book, and threads.
-type GravityWith<'a> = (Option<&'a std::sync::Arc<crate::solve::book::Book>>, usize);
-
-fn gravity_in<B: crate::games::gravity::Bits>(
-    board: crate::games::gravity::GravityBoard<B>,
-    pos: &Position,
-    asked: Asked,
-    (book, threads): GravityWith,
     meter: &Meter,
     report: &mut SolveReport,
 ) -> Result<(), Stopped> {
     let Asked { value_only, score_only, winning_only } = asked;
     use crate::solve::gravity::{to_scored, GravitySolver};
-    let bits = board.from_position(pos).expect("a validated position of the board");
-    let bytes =
-        GravitySolver::suggested_table_bytes(&board, pos.plies(), meter.budget().memory_bytes);
+    let GravityInput { board, bits, plies, book, threads } = input;
+    let bytes = GravitySolver::suggested_table_bytes(board, *plies, meter.budget().memory_bytes);
     meter.reserve(bytes as u64)?;
-    let mut solver = GravitySolver::new(&board, bytes);
-    solver.set_threads(threads);
+    let mut solver = GravitySolver::new(board, bytes);
+    solver.set_threads(*threads);
     if let Some(book) = book {
         solver.set_book(book.clone());
     }
     if value_only {
-        report.value = Some(solver.value(&bits, meter)?);
+        report.value = Some(solver.value(bits, meter)?);
         return Ok(());
     }
     if score_only {
-        let scored = solver.scored(&bits, meter)?;
+        let scored = solver.scored(bits, meter)?;
         (report.value, report.remoteness) = (Some(scored.value), Some(scored.remoteness));
         return Ok(());
     }
     // Every move's exact score; the position's is the best of them (no search of its own).
-    let scores = solver.move_scores(&bits, meter)?;
+    let scores = solver.move_scores(bits, meter)?;
     let scored = match scores.iter().filter_map(|&(_, s)| s).max() {
-        Some(best) => to_scored(&board, pos.plies(), best),
-        None => solver.scored(&bits, meter)?,
+        Some(best) => to_scored(board, *plies, best),
+        None => solver.scored(bits, meter)?,
     };
     (report.value, report.remoteness) = (Some(scored.value), Some(scored.remoteness));
     let moves = scores
         .into_iter()
         .filter_map(|(col, s)| {
-            let s = to_scored(&board, pos.plies(), s?);
+            let s = to_scored(board, *plies, s?);
             Some(MoveReport {
                 name: (col + 1).to_string(),
                 value: s.value,
@@ -244,40 +206,31 @@ fn gravity_in<B: crate::games::gravity::Bits>(
 }
 
 fn lol_components(
-    rules: &Rules,
-    pos: &Position,
+    strip: &LolStrip,
+    cells: &[Cell],
+    marks: [(char, Cell); 2],
     asked: Asked,
     meter: &Meter,
     report: &mut SolveReport,
 ) -> Result<(), Stopped> {
     let (value_only, winning_only) = (asked.value_only || asked.score_only, asked.winning_only);
-    let outer = lol_outer_mark(rules).expect("the query chose the LOL solver for a LOL-like game");
-    let cell = |c: u8| match c {
-        0 => Cell::Empty,
-        c if c == outer => Cell::L,
-        _ => Cell::O,
-    };
-    meter.reserve(pos.cells().len() as u64)?;
-    let strip = LolStrip::from_cells(pos.cells().iter().map(|&c| cell(c)).collect())
-        .expect("a board has at least one cell");
+    meter.reserve(cells.len() as u64)?;
     let mut solver = LolSolver::new();
-    report.value = Some(solver.value_within(&strip, meter)?);
+    report.value = Some(solver.value_within(strip, meter)?);
     if value_only {
         return Ok(());
     }
     // Every move's value: the value of the strip after it, for the opponent, negated.
-    let alphabet = rules.alphabet();
     let mut moves = Vec::new();
     if !strip.has_lol() {
-        for (i, &c) in pos.cells().iter().enumerate() {
-            if c != 0 {
+        for (i, &c) in cells.iter().enumerate() {
+            if c != Cell::Empty {
                 continue;
             }
-            for mark in [1u8, 2] {
-                let child = strip.play(i, cell(mark));
-                let value = -solver.value_within(&child, meter)?;
+            for (letter, cell) in marks {
+                let value = -solver.value_within(&strip.play(i, cell), meter)?;
                 if !winning_only || value == Value::Win {
-                    let name = format!("{}{}", i + 1, alphabet[mark as usize - 1]);
+                    let name = format!("{}{letter}", i + 1);
                     moves.push(MoveReport { name, value, remoteness: None, score: None });
                 }
             }
@@ -289,15 +242,13 @@ fn lol_components(
 }
 
 fn treblecross(
-    pos: &Position,
+    strip: &TreblecrossStrip,
     asked: Asked,
     meter: &Meter,
     report: &mut SolveReport,
 ) -> Result<(), Stopped> {
     let (value_only, winning_only) = (asked.value_only || asked.score_only, asked.winning_only);
-    meter.reserve(pos.cells().len() as u64)?;
-    let cells = pos.cells().iter().map(|&c| c != 0).collect();
-    let strip = TreblecrossStrip::from_cells(cells).expect("the query checked the strip");
+    meter.reserve(strip.len() as u64)?;
     let mut seq = NimSequence::new(crate::games::octal::OctalGame::dot007());
     let analysis = strip.analyse_within(&mut seq, meter)?;
     meter.check()?;

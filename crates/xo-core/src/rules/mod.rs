@@ -8,12 +8,14 @@
 //! sees it.
 
 mod builtin;
+mod columns;
 mod file;
 mod naive;
 mod notation;
 mod position;
 
 pub use builtin::parse_game;
+pub use columns::{columns_text, parse_columns};
 pub use naive::Requirement;
 pub use notation::{move_name, move_order, parse_move, player_to_move};
 pub use position::{Position, PositionError, Setup};

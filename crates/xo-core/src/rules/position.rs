@@ -65,14 +65,14 @@ pub enum PositionError {
         mover: char,
     },
     /// A move of a column sequence that cannot be played.
-    #[error("move {index} ({column:?}) cannot be played: {why}")]
+    #[error("move {index} (column {column}) cannot be played: {why}")]
     IllegalMove {
         /// 1-based index of the move in the sequence.
         index: usize,
         /// The move as written.
-        column: char,
+        column: String,
         /// Why not.
-        why: &'static str,
+        why: String,
     },
     /// Patterns stand that no single last move completed: the game had ended before.
     #[error("no single last move completed every pattern on the board; a game stops at the first")]
@@ -266,56 +266,6 @@ fn for_each_completed(rules: &Rules, cells: &[u8], mut f: impl FnMut(&[usize], u
                 }
             }
         }
-    }
-}
-
-impl Position {
-    /// The position after the moves of a gravity game written as 1-based columns (`"4453"`, the
-    /// convention of Pascal Pons' Connect 4 test sets and web page). Columns above 9 are written
-    /// as letters `a`, `b`, ... (10, 11, ...). Each move must land in a column with room, before
-    /// the game has ended.
-    ///
-    /// ```
-    /// use xo_core::rules::{parse_game, Position};
-    /// let c4 = parse_game("connect4").unwrap();
-    /// let p = Position::from_columns(&c4, "4453").unwrap();
-    /// assert_eq!(p.plies(), 4);
-    /// assert!(Position::from_columns(&c4, "4448").unwrap_err().to_string().contains("move 4"));
-    /// assert!(Position::from_columns(&c4, "4444444").unwrap_err().to_string().contains("full"));
-    /// ```
-    pub fn from_columns(rules: &Rules, moves: &str) -> Result<Position, PositionError> {
-        use crate::game::Game;
-        if !rules.gravity {
-            return Err(PositionError::IllegalMove {
-                index: 1,
-                column: moves.chars().next().unwrap_or(' '),
-                why: "moves by column are for gravity games",
-            });
-        }
-        let mut pos = rules.start();
-        for (i, ch) in moves.chars().filter(|c| !c.is_whitespace()).enumerate() {
-            let bad = |why| PositionError::IllegalMove { index: i + 1, column: ch, why };
-            let column = ch
-                .to_digit(36)
-                .filter(|&d| d >= 1)
-                .map(|d| d as usize - 1)
-                .ok_or_else(|| bad("not a column number"))?;
-            if column >= rules.width as usize {
-                return Err(bad("no such column"));
-            }
-            if rules.outcome(&pos).is_some() {
-                return Err(bad("the game has already ended"));
-            }
-            let w = rules.width as usize;
-            let cell = (0..rules.height as usize)
-                .rev()
-                .map(|row| row * w + column)
-                .find(|&c| pos.cells()[c] == 0)
-                .ok_or_else(|| bad("the column is full"))?;
-            let mark = rules.marks_to_place(pos.plies())[0];
-            pos = rules.play(&pos, (cell, mark));
-        }
-        Ok(pos)
     }
 }
 

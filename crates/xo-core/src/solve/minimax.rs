@@ -35,12 +35,16 @@ pub fn plain_score<G: Game>(game: &G, pos: &G::Position) -> Scored {
         .expect("an unfinished position has a move")
 }
 
-/// Orders results from the mover's point of view: better values first, then quicker wins and
-/// slower losses.
+/// Orders results from the mover's point of view: the one order of
+/// [`value::preference`](crate::value::preference) (better values first, then quicker wins and
+/// slower draws and losses).
+///
+/// ```
+/// use xo_core::solve::minimax::preference;
+/// use xo_core::value::{Scored, Value};
+/// let s = |value, remoteness| Scored { value, remoteness };
+/// assert!(preference(s(Value::Win, 1)) > preference(s(Value::Win, 3)));
+/// ```
 pub fn preference(s: Scored) -> (Value, i64) {
-    match s.value {
-        Value::Win => (Value::Win, -(s.remoteness as i64)),
-        Value::Draw => (Value::Draw, 0),
-        Value::Loss => (Value::Loss, s.remoteness as i64),
-    }
+    crate::value::preference(s.value, Some(s.remoteness))
 }

@@ -188,9 +188,27 @@ pub fn check_position(
     setup: &crate::rules::Setup,
     meter: &Meter,
 ) -> Result<Option<Unreachable>, CheckError> {
-    use crate::games::board::Board;
+    let board = crate::games::board::Board::new(rules)?;
+    Ok(check_setup(&board, setup, meter)?)
+}
+
+/// Like [`check_position`], on the bitboard of the rules (built once by the caller).
+///
+/// ```
+/// use xo_core::games::board::Board;
+/// use xo_core::rules::{parse_game, Setup};
+/// use xo_core::solve::reach::check_setup;
+/// let board = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
+/// let setup = Setup::parse(board.rules(), "XXXOO.O..").unwrap();
+/// assert!(check_setup(&board, &setup, &Default::default()).unwrap().is_some());
+/// ```
+pub fn check_setup(
+    board: &crate::games::board::Board,
+    setup: &crate::rules::Setup,
+    meter: &Meter,
+) -> Result<Option<Unreachable>, Stopped> {
     use crate::rules::PositionError;
-    let board = Board::new(rules)?;
+    let rules = board.rules();
     let unreachable = match setup.clone().validate(rules) {
         Err(PositionError::Counts { x, o }) if o > x => Some(Unreachable::TooManyO { x, o }),
         Err(PositionError::Counts { x, o }) => Some(Unreachable::TooManyX { x, o }),
@@ -211,7 +229,7 @@ pub fn check_position(
     if unreachable.is_some() {
         return Ok(unreachable);
     }
-    let mut reach = Reachability::new(&board);
+    let mut reach = Reachability::new(board);
     let reachable = reach.is_reachable_within(&board.encode_cells(&setup.cells), meter)?;
     Ok((!reachable).then_some(Unreachable::NoPath))
 }

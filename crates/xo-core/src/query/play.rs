@@ -1,0 +1,217 @@
+//! Playing through the one entry point: the legal moves of a position and the position after
+//! each, the position after one move, and the best move by one tie rule. Front ends that play
+//! (`xo play`, the web page) ask these instead of knowing the rules themselves.
+//!
+//! The best move comes from the exact answer, never chance: the best value; among wins the
+//! quickest, among draws and losses the longest; among moves still equal, the first in board
+//! order (see [`preference`](crate::value::preference)). When the budget runs out before the
+//! exact answer, the best move of a two-ply look-ahead (a move that wins at once, else one
+//! after which the opponent cannot win at once) is given, marked `proven: false`.
+
+use super::{MoveReport, Query};
+use crate::budget::Stopped;
+use crate::game::Game as _;
+use crate::rules::{move_name, move_order, player_to_move, Position, Rules};
+use crate::value::preference;
+use crate::Value;
+use serde::Serialize;
+
+/// A legal move and the position it leads to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LegalMove {
+    /// The move's name, as solve reports name it and [`Question::After`](super::Question::After)
+    /// reads it.
+    #[serde(rename = "move")]
+    pub name: String,
+    /// The position after it, as canonical text.
+    pub position: String,
+}
+
+/// The legal moves of a position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MovesReport {
+    /// The game's canonical name.
+    pub game: String,
+    /// The position, as canonical text.
+    pub position: String,
+    /// Who is to move.
+    pub to_move: String,
+    /// Whether the game is over (no moves).
+    pub over: bool,
+    /// Every legal move in board order, with the position after it.
+    pub moves: Vec<LegalMove>,
+}
+
+/// The position after one move.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AfterReport {
+    /// The game's canonical name.
+    pub game: String,
+    /// The position the move was played in.
+    pub position: String,
+    /// The move, by its canonical name.
+    #[serde(rename = "move")]
+    pub name: String,
+    /// The position after it.
+    pub after: String,
+    /// Who is to move after it.
+    pub to_move: String,
+    /// Whether the move ended the game.
+    pub over: bool,
+}
+
+/// The best move of a position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BestReport {
+    /// The game's canonical name.
+    pub game: String,
+    /// The position, as canonical text.
+    pub position: String,
+    /// Who is to move.
+    pub to_move: String,
+    /// The best move with its value and remoteness, `null` when the game is over (or the budget
+    /// ran out before any move was known).
+    pub best: Option<MoveReport>,
+    /// Whether `best` comes from the exact answer (false: from the look-ahead that runs when
+    /// the budget did not allow it).
+    pub proven: bool,
+    /// Which engine answered.
+    pub engine: &'static str,
+    /// Why the exact answer is missing: the budget reached, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Why the exact answer is missing: which budget, and how far the engine got.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stopped>,
+}
+
+/// The best of `moves` by the one tie rule: by [`preference`], then the first in the order
+/// given (board order in reports).
+///
+/// ```
+/// use xo_core::query::{best_move, MoveReport};
+/// use xo_core::Value;
+/// let m = |name: &str, value, remoteness| MoveReport { name: name.into(), value, remoteness, score: None };
+/// let moves = [m("1", Value::Draw, Some(8)), m("2", Value::Win, Some(5)), m("3", Value::Win, Some(3)), m("4", Value::Win, Some(3))];
+/// assert_eq!(best_move(&moves).unwrap().name, "3");
+/// let draws = [m("1", Value::Loss, Some(2)), m("5", Value::Draw, Some(8)), m("7", Value::Draw, Some(8))];
+/// assert_eq!(best_move(&draws).unwrap().name, "5");
+/// assert!(best_move(&[]).is_none());
+/// ```
+pub fn best_move(moves: &[MoveReport]) -> Option<&MoveReport> {
+    let mut best: Option<&MoveReport> = None;
+    for m in moves {
+        if best
+            .is_none_or(|b| preference(m.value, m.remoteness) > preference(b.value, b.remoteness))
+        {
+            best = Some(m);
+        }
+    }
+    best
+}
+
+/// The legal moves of `pos` in board order, each with the position after it.
+pub(super) fn moves(query: &Query, rules: &Rules, pos: &Position) -> MovesReport {
+    let mut legal = Vec::new();
+    rules.moves(pos, &mut legal);
+    let named =
+        |&(cell, mark): &(usize, u8)| crate::games::board::BoardMove { cell: cell as u8, mark };
+    legal.sort_by_key(|m| move_order(rules, named(m)));
+    MovesReport {
+        game: query.game().name(),
+        position: query.position_text(),
+        to_move: player_to_move(rules, pos.plies()).into(),
+        over: legal.is_empty(),
+        moves: legal
+            .iter()
+            .map(|m| LegalMove {
+                name: move_name(rules, named(m)),
+                position: rules.play(pos, *m).to_text(rules),
+            })
+            .collect(),
+    }
+}
+
+/// The report of a move played when the query was prepared.
+pub(super) fn after(query: &Query, rules: &Rules, mv: &str, after: &Position) -> AfterReport {
+    AfterReport {
+        game: query.game().name(),
+        position: query.position_text(),
+        name: mv.to_string(),
+        after: after.to_text(rules),
+        to_move: player_to_move(rules, after.plies()).into(),
+        over: rules.outcome(after).is_some(),
+    }
+}
+
+/// The best move from a solve report's moves (`Ok`), or, when the solve stopped, from the
+/// two-ply look-ahead.
+pub(super) fn best(
+    query: &Query,
+    rules: &Rules,
+    pos: &Position,
+    solved: Result<super::SolveReport, Stopped>,
+) -> BestReport {
+    let mut report = BestReport {
+        game: query.game().name(),
+        position: query.position_text(),
+        to_move: player_to_move(rules, pos.plies()).into(),
+        best: None,
+        proven: true,
+        engine: query.engine().name(),
+        reason: None,
+        stopped: None,
+    };
+    match solved {
+        Ok(solved) => report.best = best_move(solved.moves.as_deref().unwrap_or(&[])).cloned(),
+        Err(stopped) => {
+            report.best = look_ahead(rules, pos);
+            report.proven = false;
+            report.reason = Some(stopped.to_string());
+            report.stopped = Some(stopped);
+        }
+    }
+    report
+}
+
+/// Boards the look-ahead runs on (every move and every reply: cells squared positions).
+const LOOK_AHEAD_CELLS: usize = 256;
+
+/// The best move two plies deep: a move that ends the game best for its player (known exactly),
+/// else the first move after which the opponent cannot win at once (value unknown: reported as
+/// a draw without remoteness), else the longest of the losses found.
+fn look_ahead(rules: &Rules, pos: &Position) -> Option<MoveReport> {
+    if rules.cells() > LOOK_AHEAD_CELLS {
+        return None;
+    }
+    let mut moves = Vec::new();
+    rules.moves(pos, &mut moves);
+    let mut scored = Vec::new();
+    let mut replies = Vec::new();
+    for &m in &moves {
+        let child = rules.play(pos, m);
+        let (value, remoteness) = match rules.outcome(&child) {
+            Some(v) => (-v, Some(1)),
+            None => {
+                replies.clear();
+                rules.moves(&child, &mut replies);
+                let loses = replies
+                    .iter()
+                    .any(|&r| rules.outcome(&rules.play(&child, r)) == Some(Value::Loss));
+                if loses {
+                    (Value::Loss, Some(2))
+                } else {
+                    (Value::Draw, None)
+                }
+            }
+        };
+        let named = crate::games::board::BoardMove { cell: m.0 as u8, mark: m.1 };
+        scored.push((
+            move_order(rules, named),
+            MoveReport { name: move_name(rules, named), value, remoteness, score: None },
+        ));
+    }
+    scored.sort_by_key(|(order, _)| *order);
+    let scored: Vec<MoveReport> = scored.into_iter().map(|(_, m)| m).collect();
+    best_move(&scored).cloned()
+}

@@ -1,0 +1,418 @@
+//! A question prepared for answering: [`Query`] reads the position (text, columns played or
+//! heaps), validates it, and makes the plan its answer runs by. Everything a caller can get wrong
+//! is found here, before any engine runs or any large table is allocated, and named in an
+//! [`InputError`].
+
+use super::game::{is_treblecross, lol_outer_mark, Game, InputError};
+use super::plan::{board_for, too_large, Asked, Plan, Solver};
+use super::sequence::SequenceQuery;
+use super::Question;
+use crate::games::board::MAX_BOARD_CELLS;
+use crate::games::octal::OctalGame;
+use crate::rules::{parse_move, Position, Rules, Setup};
+use crate::solve::grundy::max_heap;
+
+/// The most cells of a board whose moves are listed or played one by one (moves name cells up
+/// to 256).
+pub const MAX_PLAY_CELLS: usize = 256;
+
+/// Where a position comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source<'a> {
+    /// Position text (cells, or heap sizes); the empty board or no heaps when `None`.
+    Text(Option<&'a str>),
+    /// The 1-based columns played from the empty board of a gravity game, in the grammar of
+    /// [`parse_columns`](crate::rules::parse_columns).
+    Columns(&'a str),
+}
+
+/// The position a query is about, as reports name it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Subject {
+    /// A validated position of a placement game.
+    Board(Position),
+    /// A position read but not validated: reachability is asked of positions that may not occur.
+    Unchecked(Setup),
+    /// Heap sizes of an octal game.
+    Heaps(Vec<usize>),
+}
+
+/// A question about a position of a game, checked and ready for [`answer`](super::answer): the
+/// game is known, the position valid (and able to occur in play, except when reachability is the
+/// question), and the plan made: the engine that answers, holding its input. Fields are private:
+/// a `Query` exists only once all of that holds.
+///
+/// ```
+/// use xo_core::query::{Engine, Query, Question};
+/// let q = Query::parse("treblecross", Some("..X" .repeat(12).as_str()), Question::Value).unwrap();
+/// assert_eq!((q.game().name(), q.engine()), ("treblecross:36".to_string(), Engine::TreblecrossGrundy));
+/// // Short strips are searched: their remoteness is exact.
+/// let q = Query::parse("treblecross", Some(".X..X."), Question::Value).unwrap();
+/// assert_eq!(q.engine(), Engine::Negamax);
+/// // O moved after X completed a line: refused, with the reason.
+/// let err = Query::parse("tictactoe", Some("XXXOO.O.."), Question::Value).unwrap_err();
+/// assert_eq!(err.to_string(), "X has a line but O moved after it; a game stops at the first line");
+/// assert!(Query::parse("mnk:2000,2000,5", None, Question::Value).is_err());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Query {
+    game: Game,
+    subject: Subject,
+    question: Question,
+    plan: Plan,
+    threads: usize,
+}
+
+impl Query {
+    /// Reads a game name and position text (the empty board or no heaps when `None`) for
+    /// `question`. Strip games named without a length take it from the position.
+    pub fn parse(
+        game: &str,
+        position: Option<&str>,
+        question: Question,
+    ) -> Result<Query, InputError> {
+        Query::new(Game::parse_for(game, position)?, position, question)
+    }
+
+    /// Checks `position` (text; the empty board or no heaps when `None`) of `game` for
+    /// `question`, and makes the plan. [`Question::After`] needs its move: use [`Query::prepare`].
+    pub fn new(
+        game: Game,
+        position: Option<&str>,
+        question: Question,
+    ) -> Result<Query, InputError> {
+        Query::prepare(game, Source::Text(position), question, None)
+    }
+
+    /// Checks the position from `source` of `game` for `question` (with `mv`, the move that
+    /// [`Question::After`] plays), and makes the plan.
+    ///
+    /// ```
+    /// use xo_core::query::{Game, Query, Question, Source};
+    /// let c4 = Game::parse("connect4").unwrap();
+    /// let q = Query::prepare(c4, Source::Columns("4453"), Question::Value, None).unwrap();
+    /// assert_eq!(q.plies(), 4);
+    /// let ttt = Game::parse("tictactoe").unwrap();
+    /// let q = Query::prepare(ttt.clone(), Source::Text(None), Question::After, Some("5")).unwrap();
+    /// assert_eq!(q.plies(), 0);
+    /// let err = Query::prepare(ttt, Source::Text(Some("X........")), Question::After, Some("1"));
+    /// assert!(err.unwrap_err().to_string().contains("not a legal move"));
+    /// ```
+    pub fn prepare(
+        game: Game,
+        source: Source,
+        question: Question,
+        mv: Option<&str>,
+    ) -> Result<Query, InputError> {
+        let (subject, plan) = match &game {
+            Game::Octal(octal) => octal_plan(&game, octal, source, question)?,
+            Game::Placement(rules) => placement_plan(&game, rules, source, question, mv)?,
+        };
+        Ok(Query { game, subject, question, plan, threads: 1 })
+    }
+
+    /// The same query, answered with an opening book where the engine takes one (the gravity
+    /// engine, when the book is of this board; otherwise it is ignored).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use xo_core::budget::Meter;
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::query::{answer, Answer, Query, Question};
+    /// use xo_core::solve::book::Book;
+    /// let board = GravityBoard::new(5, 4, 4).unwrap();
+    /// let book = Arc::new(Book::build(&board, 3, 1 << 20, &Meter::default()).unwrap());
+    /// let q = Query::parse("connect:5,4,4", None, Question::Score).unwrap().with_book(book);
+    /// assert!(q.book().is_some());
+    /// let Answer::Solve(r) = answer(&q, &Meter::default()).unwrap() else { panic!() };
+    /// assert_eq!(r.value, Some(xo_core::Value::Draw));
+    /// ```
+    pub fn with_book(mut self, book: std::sync::Arc<crate::solve::book::Book>) -> Query {
+        self.plan.with_book(book);
+        self
+    }
+
+    /// The same query, allowed `threads` threads where its engine can use them (the gravity
+    /// engine: one shared table; the answer is the same with any number). One by default; see
+    /// [`threads::allowed`](crate::threads::allowed) for the policy front ends apply first.
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::query::{answer, Answer, Query, Question};
+    /// let q = Query::parse("connect:5,4,4", None, Question::Score).unwrap().with_threads(2);
+    /// assert_eq!(q.threads(), 2);
+    /// let Answer::Solve(report) = answer(&q, &Meter::default()).unwrap() else { panic!() };
+    /// assert_eq!(report.score, Some(0)); // 5x4 is a draw
+    /// ```
+    pub fn with_threads(mut self, threads: usize) -> Query {
+        self.threads = threads.max(1);
+        self.plan.set_threads(self.threads);
+        self
+    }
+
+    /// Threads the query may use.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The opening book the engine was given (see [`Query::with_book`]).
+    pub fn book(&self) -> Option<&std::sync::Arc<crate::solve::book::Book>> {
+        self.plan.book()
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The question.
+    pub fn question(&self) -> Question {
+        self.question
+    }
+
+    /// The engine that will answer.
+    pub fn engine(&self) -> super::Engine {
+        self.plan.engine()
+    }
+
+    pub(crate) fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The validated position, for placement games asked anything but reachability.
+    pub fn position(&self) -> Option<&Position> {
+        match &self.subject {
+            Subject::Board(pos) => Some(pos),
+            _ => None,
+        }
+    }
+
+    /// The rules, for placement games.
+    pub fn rules(&self) -> Option<&Rules> {
+        match &self.game {
+            Game::Placement(rules) => Some(rules),
+            Game::Octal(_) => None,
+        }
+    }
+
+    /// The position as text in its one canonical form: cells over `.` and the marks, or heap
+    /// sizes separated by spaces.
+    pub fn position_text(&self) -> String {
+        match (&self.subject, &self.game) {
+            (Subject::Board(pos), Game::Placement(rules)) => pos.to_text(rules),
+            (Subject::Unchecked(setup), Game::Placement(rules)) => setup.to_text(rules),
+            (Subject::Heaps(heaps), _) => {
+                heaps.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ")
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// Moves made so far (filled cells; 0 for heaps).
+    pub fn plies(&self) -> u32 {
+        match &self.subject {
+            Subject::Board(pos) => pos.plies(),
+            Subject::Unchecked(setup) => setup.cells.iter().filter(|&&c| c != 0).count() as u32,
+            Subject::Heaps(_) => 0,
+        }
+    }
+}
+
+/// The plan for a question about an octal game.
+fn octal_plan(
+    game: &Game,
+    octal: &OctalGame,
+    source: Source,
+    question: Question,
+) -> Result<(Subject, Plan), InputError> {
+    let text = match source {
+        Source::Text(text) => text,
+        Source::Columns(_) => {
+            return Err(InputError::Request(format!(
+                "moves (columns played) are for gravity games, and {} is an octal game: give \
+                 the heap sizes as the position",
+                game.name()
+            )))
+        }
+    };
+    match question {
+        Question::Value | Question::Score | Question::Analysis { .. } => {
+            let heaps = parse_heaps(octal, text.unwrap_or(""))?;
+            let solver = Solver::Heaps { game: octal.clone(), heaps: heaps.clone() };
+            Ok((Subject::Heaps(heaps), Plan::Solve(solver, Asked::of(question))))
+        }
+        Question::Grundy { upto } => Ok((Subject::Heaps(Vec::new()), sequence(game, text, upto)?)),
+        Question::Count { .. } | Question::Reach => Err(InputError::Unsupported(format!(
+            "{} is an octal game: it is solved (value, nim-sum, winning moves), not counted or \
+             checked",
+            game.name()
+        ))),
+        Question::Moves | Question::After | Question::Best => {
+            Err(InputError::Unsupported(format!(
+                "{} is an octal game: its winning moves are in the solve report; moves, after \
+                 and best are asked of placement games",
+                game.name()
+            )))
+        }
+    }
+}
+
+/// The plan for a nim-sequence, which is asked of a game, not a position.
+fn sequence(game: &Game, text: Option<&str>, upto: usize) -> Result<Plan, InputError> {
+    if text.is_some_and(|t| !t.trim().is_empty()) {
+        return Err(InputError::Request(
+            "a nim-sequence is of the game, not of a position: give no position".into(),
+        ));
+    }
+    Ok(Plan::Sequence(SequenceQuery::new(game, upto)?))
+}
+
+/// The plan for a question about a placement game.
+fn placement_plan(
+    game: &Game,
+    rules: &Rules,
+    source: Source,
+    question: Question,
+    mv: Option<&str>,
+) -> Result<(Subject, Plan), InputError> {
+    if let Question::Grundy { upto } = question {
+        let text = match source {
+            Source::Text(text) => text,
+            Source::Columns(c) => Some(c),
+        };
+        return Ok((Subject::Unchecked(Setup::empty(rules)), sequence(game, text, upto)?));
+    }
+    // Sizes first: nothing is allocated for a board no engine takes.
+    precheck(rules, question)?;
+    let setup = match source {
+        Source::Text(Some(text)) => Setup::parse(rules, text)?,
+        Source::Text(None) => Setup::empty(rules),
+        Source::Columns(columns) => {
+            Setup { cells: Position::from_columns(rules, columns)?.cells().to_vec() }
+        }
+    };
+    if question == Question::Reach {
+        let board = board_for(rules, "the reachability check takes")?;
+        let plan = Plan::Check { board: Box::new(board), setup: setup.clone() };
+        return Ok((Subject::Unchecked(setup), plan));
+    }
+    let pos = setup.validate(rules)?;
+    let plan = match question {
+        Question::Value | Question::Score | Question::Analysis { .. } => Plan::Solve(
+            Solver::choose(rules, &pos, question == Question::Value)?,
+            Asked::of(question),
+        ),
+        Question::Best => {
+            Plan::Best(Solver::choose(rules, &pos, false)?, Box::new(rules.clone()), pos.clone())
+        }
+        Question::Count { by_length, dense } => {
+            let board = board_for(rules, "counting takes")?;
+            let bits = board.encode(&pos);
+            Plan::Count { board: Box::new(board), bits, by_length, dense }
+        }
+        Question::Moves => Plan::Moves(Box::new(rules.clone()), pos.clone()),
+        Question::After => {
+            let after = after(rules, &pos, mv)?;
+            Plan::After { rules: Box::new(rules.clone()), mv: after.0, after: after.1 }
+        }
+        // Answered above.
+        Question::Reach | Question::Grundy { .. } => {
+            return Err(InputError::Request(format!("{question:?} has no position plan")))
+        }
+    };
+    Ok((Subject::Board(pos), plan))
+}
+
+/// Refuses boards too large for every engine that answers `question`, before the position is
+/// read.
+fn precheck(rules: &Rules, question: Question) -> Result<(), InputError> {
+    let cells = rules.cells();
+    let fits = cells <= MAX_BOARD_CELLS;
+    match question {
+        Question::Value | Question::Score | Question::Analysis { .. } | Question::Best => {
+            let solvable = (is_treblecross(rules) && cells >= 3)
+                || crate::games::gravity::GravityBoard::<u128>::for_rules(rules).is_ok()
+                || lol_outer_mark(rules).is_some()
+                || fits;
+            if solvable {
+                Ok(())
+            } else {
+                Err(too_large(
+                    rules,
+                    "xo solves LOL-like and Treblecross strips of any length, Connect Four's \
+                     family up to 32 columns with columns*(rows+1) <= 128, and other games on",
+                ))
+            }
+        }
+        Question::Count { .. } if !fits => Err(too_large(rules, "counting takes")),
+        Question::Reach if !fits => Err(too_large(rules, "the reachability check takes")),
+        Question::Moves | Question::After if cells > MAX_PLAY_CELLS => {
+            Err(InputError::Unsupported(format!(
+                "{} has {cells} cells; moves are listed and played on boards of at most \
+                 {MAX_PLAY_CELLS} cells",
+                rules.name
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The move `mv` names in `pos`, and the position after it; or why it cannot be played.
+fn after(
+    rules: &Rules,
+    pos: &Position,
+    mv: Option<&str>,
+) -> Result<(String, Position), InputError> {
+    use crate::game::Game as _;
+    let Some(mv) = mv else {
+        return Err(InputError::Request("the question after needs the move to play".into()));
+    };
+    if rules.outcome(pos).is_some() {
+        return Err(InputError::Request(format!(
+            "move {}: the game is over, no move can be played",
+            shorten(mv)
+        )));
+    }
+    let played = parse_move(rules, pos, mv).ok_or_else(|| {
+        InputError::Request(format!(
+            "move {} is not a legal move here (a move is a cell's number, with the letter \
+             where the player chooses it, or a column under gravity)",
+            shorten(mv)
+        ))
+    })?;
+    let next = rules.play(pos, (played.cell as usize, played.mark));
+    Ok((crate::rules::move_name(rules, played), next))
+}
+
+/// Text quoted in a message, cut to 40 characters.
+pub(crate) fn shorten(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((at, _)) => format!("{:?}...", &text[..at]),
+        None => format!("{text:?}"),
+    }
+}
+
+/// Reads heap sizes separated by whitespace (or commas or `+`).
+fn parse_heaps(game: &OctalGame, text: &str) -> Result<Vec<usize>, InputError> {
+    let max = max_heap(game);
+    text.split(|c: char| c.is_whitespace() || c == ',' || c == '+')
+        .filter(|h| !h.is_empty())
+        .enumerate()
+        .map(|(i, h)| {
+            let size: usize = h.parse().map_err(|_| {
+                InputError::Unsupported(format!(
+                    "heap {} ({}) is not a whole number of tokens",
+                    i + 1,
+                    shorten(h)
+                ))
+            })?;
+            if size > max {
+                return Err(InputError::Unsupported(format!(
+                    "heap {} has {size} tokens: at most {max} for octal:{game}",
+                    i + 1
+                )));
+            }
+            Ok(size)
+        })
+        .collect()
+}

@@ -1,0 +1,462 @@
+//! One request type for every front end. The CLI fills a [`Request`] from its flags, the HTTP
+//! server from its GET or POST parameters (the same names), and Python and the browser build
+//! one as plain data (JSON, with unknown fields refused). Preparing it
+//! ([`Request::prepare`]) checks everything once and yields the [`Query`] whose plan holds each
+//! engine's input; [`answer`](crate::query::answer) then runs it. Files (opening books, strong
+//! databases) are opened by the front end and handed in loaded: the core does no I/O.
+//!
+//! ```
+//! use xo_core::budget::Meter;
+//! use xo_core::query::{answer, Answer};
+//! use xo_core::request::Request;
+//!
+//! let request: Request = serde_json::from_str(
+//!     r#"{"game": "tictactoe", "position": "XX. OO. ...", "winning": true}"#,
+//! ).unwrap();
+//! let query = request.prepare(&[], 1).unwrap();
+//! let Answer::Solve(report) = answer(&query, &Meter::default()).unwrap() else { panic!() };
+//! assert_eq!(report.moves.unwrap()[0].name, "3");
+//! assert!(serde_json::from_str::<Request>(r#"{"game": "tictactoe", "positon": "X"}"#).is_err());
+//! ```
+
+use crate::budget::Budget;
+use crate::query::{Game, InputError, Query, Question, Source};
+use crate::rules::Rules;
+use crate::solve::book::Book;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What kind of question a request asks; the flags of [`Request`] refine it.
+///
+/// ```
+/// use xo_core::request::Ask;
+/// assert_eq!(serde_json::to_string(&Ask::Best).unwrap(), "\"best\"");
+/// assert_eq!("count".parse::<Ask>().unwrap(), Ask::Count);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ask {
+    /// Value, remoteness and moves (`value_only`, `no_moves`, `winning` narrow it).
+    #[default]
+    Solve,
+    /// The games continuing from the position (`by_length`, `dense`).
+    Count,
+    /// Whether the position can occur in play.
+    Check,
+    /// The nim-sequence of an octal game up to heap `upto`.
+    Grundy,
+    /// The legal moves and the position after each.
+    Moves,
+    /// The position after the move `move`.
+    After,
+    /// The best move, by the one tie rule.
+    Best,
+}
+
+impl Ask {
+    /// The name the request's `question` field takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ask::Solve => "solve",
+            Ask::Count => "count",
+            Ask::Check => "check",
+            Ask::Grundy => "grundy",
+            Ask::Moves => "moves",
+            Ask::After => "after",
+            Ask::Best => "best",
+        }
+    }
+}
+
+impl std::str::FromStr for Ask {
+    type Err = InputError;
+
+    fn from_str(text: &str) -> Result<Ask, InputError> {
+        let all =
+            [Ask::Solve, Ask::Count, Ask::Check, Ask::Grundy, Ask::Moves, Ask::After, Ask::Best];
+        all.into_iter().find(|a| a.name() == text.trim()).ok_or_else(|| {
+            InputError::Request(format!(
+                "question '{}' is not one of: solve, count, check, grundy, moves, after, best",
+                text.chars().take(40).collect::<String>()
+            ))
+        })
+    }
+}
+
+/// A request: a game, a position, a question and how to answer it. Every field but the game
+/// may be left out (JSON: absent or `null`); fields that do not fit the question are refused by
+/// [`Request::prepare`], naming them.
+///
+/// ```
+/// use xo_core::request::{Ask, Request};
+/// let mut r = Request::new("connect4");
+/// r.moves = Some("4453".into());
+/// r.question = Ask::Best;
+/// let json = serde_json::to_string(&r).unwrap();
+/// assert_eq!(json, r#"{"game":"connect4","moves":"4453","question":"best"}"#);
+/// assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), r);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Request {
+    /// The game's name (`tictactoe`, `mnk:5,5,4`, `connect4`, `lol`, `kayles`, `0.137`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// The game as TOML rules text, instead of a name (the CLI reads a rules file into it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
+    /// The position: cells in reading order (`.` empty), or heap sizes of an octal game. The
+    /// empty board (no heaps) when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+    /// The position as the columns played from the empty board of a gravity game (the grammar
+    /// of [`parse_columns`](crate::rules::parse_columns)), instead of `position`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<String>,
+    /// The question (`solve` when absent).
+    #[serde(skip_serializing_if = "is_solve")]
+    pub question: Ask,
+    /// `solve`: just the value, as fast as possible.
+    #[serde(skip_serializing_if = "is_false")]
+    pub value_only: bool,
+    /// `solve`: value and remoteness (and Pons' score), not the moves.
+    #[serde(skip_serializing_if = "is_false")]
+    pub no_moves: bool,
+    /// `solve`: only the winning moves.
+    #[serde(skip_serializing_if = "is_false")]
+    pub winning: bool,
+    /// `count`: also split the games by length.
+    #[serde(skip_serializing_if = "is_false")]
+    pub by_length: bool,
+    /// `count`: merge depths in dense tables where they fit.
+    #[serde(skip_serializing_if = "is_false")]
+    pub dense: bool,
+    /// `grundy`: the largest heap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upto: Option<u64>,
+    /// `after`: the move to play, by its name in reports (`5`, `3L`, a column under gravity).
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub play: Option<String>,
+    /// Threads the engine may use (see [`threads::allowed`](crate::threads::allowed)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
+    /// An opening book to consult (a file the front end opens and hands to
+    /// [`Request::prepare`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub book: Option<String>,
+    /// A strong database to answer from (a folder the front end opens; it answers with
+    /// [`from_database`](crate::query::from_database)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub database: Option<String>,
+    /// The most seconds to spend.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<f64>,
+    /// The most positions to visit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_nodes: Option<u64>,
+    /// The most memory the job's tables may take, in MiB.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_mib: Option<u64>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_solve(a: &Ask) -> bool {
+    *a == Ask::Solve
+}
+
+/// The names of the fields, as JSON and text parameters spell them.
+pub const FIELDS: [&str; 18] = [
+    "game",
+    "rules",
+    "position",
+    "moves",
+    "question",
+    "value_only",
+    "no_moves",
+    "winning",
+    "by_length",
+    "dense",
+    "upto",
+    "move",
+    "threads",
+    "book",
+    "database",
+    "timeout",
+    "max_nodes",
+    "memory_mib",
+];
+
+impl Request {
+    /// A request to solve the empty board of `game`.
+    ///
+    /// ```
+    /// let r = xo_core::request::Request::new("tictactoe");
+    /// assert_eq!(r.game.as_deref(), Some("tictactoe"));
+    /// ```
+    pub fn new(game: &str) -> Request {
+        Request { game: Some(game.to_string()), ..Request::default() }
+    }
+
+    /// Reads a request from text parameters (a URL's query string, a form): each field by its
+    /// name, yes/no fields as `1`/`0`, `true`/`false`, `yes`/`no` or empty (yes), numbers in
+    /// decimal. Unknown names, names given twice and malformed values are refused, naming them.
+    ///
+    /// ```
+    /// use xo_core::request::{Ask, Request};
+    /// let pairs = [("game", "tictactoe"), ("question", "count"), ("by_length", "1")];
+    /// let r = Request::from_pairs(pairs.map(|(k, v)| (k.to_string(), v.to_string()))).unwrap();
+    /// assert_eq!((r.question, r.by_length), (Ask::Count, true));
+    /// let bad = Request::from_pairs([("winning".to_string(), "maybe".to_string())]);
+    /// assert!(bad.unwrap_err().to_string().contains("'winning' is yes or no"));
+    /// ```
+    pub fn from_pairs(
+        pairs: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Request, InputError> {
+        let mut r = Request::default();
+        let mut seen = Vec::new();
+        for (name, text) in pairs {
+            if seen.contains(&name) {
+                return Err(bad(format!("parameter '{name}' is given twice")));
+            }
+            let flag = || parse_flag(&name, &text);
+            let number = || parse_number(&name, &text);
+            match name.as_str() {
+                "game" => r.game = Some(text.clone()),
+                "rules" => r.rules = Some(text.clone()),
+                "position" => r.position = Some(text.clone()),
+                "moves" => r.moves = Some(text.clone()),
+                "question" => r.question = text.parse()?,
+                "value_only" => r.value_only = flag()?,
+                "no_moves" => r.no_moves = flag()?,
+                "winning" => r.winning = flag()?,
+                "by_length" => r.by_length = flag()?,
+                "dense" => r.dense = flag()?,
+                "upto" => r.upto = Some(number()?),
+                "move" => r.play = Some(text.clone()),
+                "threads" => {
+                    r.threads = Some(usize::try_from(number()?).unwrap_or(usize::MAX));
+                }
+                "book" => r.book = Some(text.clone()),
+                "database" => r.database = Some(text.clone()),
+                "timeout" => r.timeout = Some(parse_seconds(&text)?),
+                "max_nodes" => r.max_nodes = Some(number()?),
+                "memory_mib" => r.memory_mib = Some(number()?),
+                _ => {
+                    return Err(bad(format!(
+                        "no parameter '{}' (the parameters: {})",
+                        name.chars().take(40).collect::<String>(),
+                        FIELDS.join(", ")
+                    )))
+                }
+            }
+            seen.push(name);
+        }
+        Ok(r)
+    }
+
+    /// The question the request asks, or which fields do not fit it.
+    ///
+    /// ```
+    /// use xo_core::query::Question;
+    /// use xo_core::request::{Ask, Request};
+    /// let mut r = Request::new("tictactoe");
+    /// r.no_moves = true;
+    /// assert_eq!(r.question().unwrap(), Question::Score);
+    /// r.by_length = true;
+    /// assert!(r.question().unwrap_err().to_string().contains("by_length"));
+    /// ```
+    pub fn question(&self) -> Result<Question, InputError> {
+        let asked = self.question.name();
+        let given = [
+            ("value_only", self.value_only),
+            ("no_moves", self.no_moves),
+            ("winning", self.winning),
+            ("by_length", self.by_length),
+            ("dense", self.dense),
+            ("upto", self.upto.is_some()),
+            ("move", self.play.is_some()),
+        ];
+        let fits: &[&str] = match self.question {
+            Ask::Solve => &["value_only", "no_moves", "winning"],
+            Ask::Count => &["by_length", "dense"],
+            Ask::Grundy => &["upto"],
+            Ask::After => &["move"],
+            Ask::Check | Ask::Moves | Ask::Best => &[],
+        };
+        if let Some((name, _)) = given.iter().find(|(name, on)| *on && !fits.contains(name)) {
+            return Err(bad(format!("parameter '{name}' does not go with question '{asked}'")));
+        }
+        Ok(match self.question {
+            Ask::Solve => {
+                let on = [self.value_only, self.no_moves, self.winning];
+                if on.iter().filter(|&&f| f).count() > 1 {
+                    return Err(bad("winning, value_only and no_moves exclude each other".into()));
+                }
+                if self.value_only {
+                    Question::Value
+                } else if self.no_moves {
+                    Question::Score
+                } else {
+                    Question::Analysis { winning_only: self.winning }
+                }
+            }
+            Ask::Count => Question::Count { by_length: self.by_length, dense: self.dense },
+            Ask::Check => {
+                if self.position.is_none() && self.moves.is_none() {
+                    return Err(bad("missing parameter 'position': check needs a POSITION (its \
+                                    cells, or the columns played as moves)"
+                        .into()));
+                }
+                Question::Reach
+            }
+            Ask::Grundy => {
+                let upto = self.upto.ok_or_else(|| {
+                    bad("missing parameter 'upto': the largest heap of the nim-sequence".into())
+                })?;
+                let upto =
+                    usize::try_from(upto).map_err(|_| bad(format!("upto={upto} is too large")))?;
+                Question::Grundy { upto }
+            }
+            Ask::Moves => Question::Moves,
+            Ask::After => Question::After,
+            Ask::Best => Question::Best,
+        })
+    }
+
+    /// The game: the rules text when given, else the name (a strip named without its length
+    /// takes it from the position).
+    ///
+    /// ```
+    /// use xo_core::request::Request;
+    /// let mut r = Request::new("lol");
+    /// r.position = Some("*L**".into());
+    /// assert_eq!(r.game().unwrap().name(), "lol:4");
+    /// ```
+    pub fn game(&self) -> Result<Game, InputError> {
+        match (&self.game, &self.rules) {
+            (_, Some(text)) => Ok(Game::Placement(Rules::from_toml(text)?)),
+            (Some(name), None) => Game::parse_for(name, self.position.as_deref()),
+            (None, None) => Err(bad("missing parameter 'game'".into())),
+        }
+    }
+
+    /// The budget the request asks for: `base` with the fields given put in, each checked.
+    ///
+    /// ```
+    /// use xo_core::budget::Budget;
+    /// use xo_core::request::Request;
+    /// let mut r = Request::new("tictactoe");
+    /// r.memory_mib = Some(64);
+    /// assert_eq!(r.budget(Budget::default()).unwrap().memory_bytes, 64 << 20);
+    /// r.timeout = Some(-1.0);
+    /// assert!(r.budget(Budget::default()).is_err());
+    /// ```
+    pub fn budget(&self, base: Budget) -> Result<Budget, InputError> {
+        let mut budget = base;
+        if let Some(seconds) = self.timeout {
+            budget.timeout = seconds_duration(seconds)?;
+        }
+        if let Some(nodes) = self.max_nodes {
+            budget.max_nodes = nodes;
+        }
+        if let Some(mib) = self.memory_mib {
+            budget.memory_bytes = mib
+                .checked_mul(1 << 20)
+                .ok_or_else(|| bad(format!("memory_mib={mib} is too large")))?;
+        }
+        Ok(budget)
+    }
+
+    /// Checks the request and makes its plan: the game, the position (text or columns played),
+    /// the question, the threads (the policy of [`threads::allowed`](crate::threads::allowed),
+    /// `default_threads` when the request names none) and, among the loaded `books`, the one of
+    /// this board for the gravity engine.
+    ///
+    /// ```
+    /// use xo_core::query::Engine;
+    /// use xo_core::request::{Ask, Request};
+    /// let mut r = Request::new("connect:12,2,4");
+    /// r.moves = Some("11,11".into());
+    /// r.question = Ask::Moves;
+    /// let q = r.prepare(&[], 1).unwrap();
+    /// assert_eq!((q.plies(), q.engine()), (2, Engine::Rules));
+    /// r.moves = Some("1111".into()); // no column 1111 on 12 columns, and never column 1 four times
+    /// assert!(r.prepare(&[], 1).unwrap_err().to_string().contains("separated by commas"));
+    /// ```
+    pub fn prepare(
+        &self,
+        books: &[Arc<Book>],
+        default_threads: usize,
+    ) -> Result<Query, InputError> {
+        let question = self.question()?;
+        let game = self.game()?;
+        let source = match (&self.position, &self.moves) {
+            (Some(_), Some(_)) => {
+                return Err(bad("give the position or the moves, not both".into()));
+            }
+            (Some(text), None) => Source::Text(Some(text)),
+            (None, Some(columns)) => Source::Columns(columns),
+            (None, None) => Source::Text(None),
+        };
+        let mut query = Query::prepare(game, source, question, self.play.as_deref())?
+            .with_threads(crate::threads::allowed(self.threads, default_threads));
+        for book in books {
+            query = query.with_book(book.clone());
+        }
+        Ok(query)
+    }
+}
+
+fn bad(message: String) -> InputError {
+    InputError::Request(message)
+}
+
+/// A yes/no parameter's text.
+fn parse_flag(name: &str, text: &str) -> Result<bool, InputError> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "0" | "false" | "no" => Ok(false),
+        "" | "1" | "true" | "yes" => Ok(true),
+        _ => Err(bad(format!(
+            "parameter '{name}' is yes or no (1/0, true/false), not '{}'",
+            text.chars().take(40).collect::<String>()
+        ))),
+    }
+}
+
+/// A whole-number parameter's text.
+fn parse_number(name: &str, text: &str) -> Result<u64, InputError> {
+    text.trim().parse::<u64>().map_err(|_| {
+        bad(format!(
+            "parameter '{name}' must be a whole number, not '{}'",
+            text.chars().take(40).collect::<String>()
+        ))
+    })
+}
+
+/// A timeout's text: a positive number of seconds.
+fn parse_seconds(text: &str) -> Result<f64, InputError> {
+    let seconds: f64 = text.trim().parse().map_err(|_| {
+        bad(format!(
+            "timeout must be a positive number of seconds, not '{}'",
+            text.chars().take(40).collect::<String>()
+        ))
+    })?;
+    seconds_duration(seconds)?;
+    Ok(seconds)
+}
+
+/// A timeout in seconds as a duration (positive, finite, at most a year).
+fn seconds_duration(seconds: f64) -> Result<Duration, InputError> {
+    const YEAR: f64 = 365.0 * 24.0 * 3600.0;
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return Err(bad(format!("timeout must be a positive number of seconds, not {seconds}")));
+    }
+    if seconds > YEAR {
+        return Err(bad(format!("timeout {seconds} s is too long: at most {YEAR} (a year)")));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}

@@ -1,0 +1,280 @@
+//! The one request type and what it is prepared into, against plain references: Treblecross
+//! strips get exact remoteness by search (plain minimax) up to the threshold and agree with the
+//! search past it; the best move follows the one tie rule over plain minimax's move values; the
+//! legal moves and the position after a move are the rules' own; columns played read back in
+//! the one grammar; the request's fields are the same names in JSON and text parameters.
+
+use rand::{rngs::StdRng, Rng, SeedableRng};
+use xo_core::budget::{Budget, Meter};
+use xo_core::game::Game as _;
+use xo_core::games::board::Board;
+use xo_core::query::{
+    answer, Answer, Engine, Game, MoveReport, Query, Question, Source, TREBLECROSS_SEARCH_CELLS,
+};
+use xo_core::request::{Ask, Request, FIELDS};
+use xo_core::rules::{columns_text, parse_game, parse_move, Position, Rules};
+use xo_core::solve::minimax::plain_score;
+use xo_core::solve::negamax::Searcher;
+use xo_core::value::preference;
+use xo_core::Value;
+
+fn run(query: &Query) -> Answer {
+    answer(query, &Meter::new(Budget::default())).expect("within the default budget")
+}
+
+/// A random position of `rules` after random legal moves, with at most `most_empty` empty
+/// cells left when the game lasts that long.
+fn random_position(rules: &Rules, most_empty: usize, rng: &mut StdRng) -> Position {
+    let mut pos = rules.start();
+    let least = rules.cells().saturating_sub(most_empty);
+    for _ in 0..rng.random_range(least..=rules.cells()) {
+        let mut moves = Vec::new();
+        rules.moves(&pos, &mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        pos = rules.play(&pos, moves[rng.random_range(0..moves.len())]);
+    }
+    pos
+}
+
+/// Plain minimax's value and remoteness of every legal move of `pos`, in board order.
+fn plain_moves(rules: &Rules, pos: &Position) -> Vec<MoveReport> {
+    let mut moves = Vec::new();
+    rules.moves(pos, &mut moves);
+    let named =
+        |&(cell, mark): &(usize, u8)| xo_core::games::board::BoardMove { cell: cell as u8, mark };
+    moves.sort_by_key(|m| xo_core::rules::move_order(rules, named(m)));
+    moves
+        .iter()
+        .map(|m| {
+            let child = plain_score(rules, &rules.play(pos, *m));
+            MoveReport {
+                name: xo_core::rules::move_name(rules, named(m)),
+                value: -child.value,
+                remoteness: Some(child.remoteness + 1),
+                score: None,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn short_treblecross_strips_get_exact_remoteness_of_every_move() {
+    let mut rng = StdRng::seed_from_u64(20);
+    let mut checked = 0;
+    for _ in 0..300 {
+        let n = rng.random_range(3..=16);
+        let rules = parse_game(&format!("treblecross:{n}")).unwrap();
+        let pos = random_position(&rules, 8, &mut rng);
+        let text = pos.to_text(&rules);
+        let q =
+            Query::parse("treblecross", Some(&text), Question::Analysis { winning_only: false })
+                .unwrap();
+        assert_eq!(q.engine(), Engine::Negamax, "{text}");
+        let Answer::Solve(r) = run(&q) else { panic!("a solve report") };
+        let want = plain_score(&rules, &pos);
+        assert_eq!((r.value, r.remoteness), (Some(want.value), Some(want.remoteness)), "{text}");
+        assert_eq!(r.moves.unwrap(), plain_moves(&rules, &pos), "{text}");
+        checked += 1;
+    }
+    assert_eq!(checked, 300);
+    // The regression of issue 20: the position and every move with their remoteness.
+    let q =
+        Query::parse("treblecross:6", Some(".X..X."), Question::Analysis { winning_only: false });
+    let Answer::Solve(r) = run(&q.unwrap()) else { panic!("a solve report") };
+    assert!(r.remoteness.is_some() && r.moves.unwrap().iter().all(|m| m.remoteness.is_some()));
+}
+
+#[test]
+fn grundy_values_take_over_past_the_threshold_and_agree_with_the_search() {
+    let mut rng = StdRng::seed_from_u64(21);
+    let at = |n: usize| Query::parse(&format!("treblecross:{n}"), None, Question::Value).unwrap();
+    assert_eq!(at(TREBLECROSS_SEARCH_CELLS).engine(), Engine::Negamax);
+    assert_eq!(at(TREBLECROSS_SEARCH_CELLS + 1).engine(), Engine::TreblecrossGrundy);
+    for _ in 0..30 {
+        let n = rng.random_range(TREBLECROSS_SEARCH_CELLS + 1..=40);
+        let rules = parse_game(&format!("treblecross:{n}")).unwrap();
+        let pos = random_position(&rules, 18, &mut rng);
+        let text = pos.to_text(&rules);
+        let q =
+            Query::parse("treblecross", Some(&text), Question::Analysis { winning_only: false })
+                .unwrap();
+        assert_eq!(q.engine(), Engine::TreblecrossGrundy, "{text}");
+        let Answer::Solve(r) = run(&q) else { panic!("a solve report") };
+        // The search (itself tested against plain minimax) on the same strip.
+        let board = Board::new(&rules).unwrap();
+        let mut searcher = Searcher::new(&board, 1 << 22);
+        let a = searcher.analyse(&board.encode(&pos)).unwrap();
+        assert_eq!(r.value, Some(a.scored.value), "{text}");
+        let mut want: Vec<(String, Value)> = a
+            .moves
+            .iter()
+            .map(|m| (xo_core::rules::move_name(&rules, m.mv), m.scored.value))
+            .collect();
+        want.sort_by_key(|(name, _)| name.parse::<usize>().unwrap());
+        let got: Vec<(String, Value)> =
+            r.moves.unwrap().into_iter().map(|m| (m.name, m.value)).collect();
+        assert_eq!(got, want, "{text}");
+    }
+}
+
+#[test]
+fn the_best_move_is_the_first_best_by_the_one_tie_rule() {
+    let mut rng = StdRng::seed_from_u64(22);
+    for name in ["tictactoe", "mnk:4,3,3", "connect:4,4,3", "lol:8", "treblecross:10", "sos:7"] {
+        let rules = parse_game(name).unwrap();
+        for _ in 0..40 {
+            let pos = random_position(&rules, 6, &mut rng);
+            let text = pos.to_text(&rules);
+            let q = Query::prepare(
+                Game::Placement(rules.clone()),
+                Source::Text(Some(&text)),
+                Question::Best,
+                None,
+            )
+            .unwrap();
+            let Answer::Best(r) = run(&q) else { panic!("a best-move report") };
+            assert!(r.proven, "{name} {text}");
+            let moves = plain_moves(&rules, &pos);
+            let top = moves.iter().map(|m| preference(m.value, m.remoteness)).max();
+            let want = moves.iter().find(|m| Some(preference(m.value, m.remoteness)) == top);
+            let key = |m: &MoveReport| (m.name.clone(), m.value, m.remoteness);
+            assert_eq!(r.best.as_ref().map(key), want.map(key), "{name} {text}");
+        }
+    }
+}
+
+#[test]
+fn over_the_budget_the_best_move_is_a_legal_unproven_one() {
+    let q = Query::parse("mnk:5,5,4", Some("XO......................."), Question::Best).unwrap();
+    let tiny = Meter::new(Budget::default().with_max_nodes(100));
+    let Ok(Answer::Best(r)) = answer(&q, &tiny) else { panic!("a best move from the look-ahead") };
+    assert!(!r.proven && r.stopped.is_some());
+    let rules = parse_game("mnk:5,5,4").unwrap();
+    let pos = xo_core::rules::Setup::parse(&rules, "XO.......................").unwrap();
+    let pos = pos.validate(&rules).unwrap();
+    assert!(parse_move(&rules, &pos, &r.best.unwrap().name).is_some());
+    // Nothing worse than a move that wins at once: the look-ahead takes it, exactly.
+    let q = Query::parse("mnk:5,5,4", Some("XXX..OOO................."), Question::Best).unwrap();
+    let Ok(Answer::Best(r)) = answer(&q, &tiny) else { panic!("a best move") };
+    let best = r.best.unwrap();
+    assert_eq!((best.value, best.remoteness), (Value::Win, Some(1)));
+}
+
+#[test]
+fn moves_and_after_are_the_rules_own() {
+    let mut rng = StdRng::seed_from_u64(23);
+    for name in ["tictactoe", "connect:5,4,4", "lol:7", "treblecross:9", "connect:12,2,4"] {
+        let rules = parse_game(name).unwrap();
+        for _ in 0..20 {
+            let pos = random_position(&rules, rules.cells(), &mut rng);
+            let text = pos.to_text(&rules);
+            let game = Game::Placement(rules.clone());
+            let q = Query::prepare(game.clone(), Source::Text(Some(&text)), Question::Moves, None);
+            let Answer::Moves(r) = run(&q.unwrap()) else { panic!("a moves report") };
+            let mut legal = Vec::new();
+            rules.moves(&pos, &mut legal);
+            assert_eq!((r.moves.len(), r.over), (legal.len(), legal.is_empty()), "{name} {text}");
+            for m in &r.moves {
+                let mv = parse_move(&rules, &pos, &m.name).expect("a legal move's name");
+                let after = rules.play(&pos, (mv.cell as usize, mv.mark));
+                assert_eq!(m.position, after.to_text(&rules), "{name} {text} {}", m.name);
+                let q = Query::prepare(
+                    game.clone(),
+                    Source::Text(Some(&text)),
+                    Question::After,
+                    Some(&m.name),
+                );
+                let Answer::After(a) = run(&q.unwrap()) else { panic!("an after report") };
+                assert_eq!((a.after, a.name.as_str()), (m.position.clone(), m.name.as_str()));
+            }
+        }
+    }
+    let ttt = Game::parse("tictactoe").unwrap();
+    for (pos, mv) in
+        [("X........", "1"), ("X........", "10"), ("XXXOO....", "6"), (".........", "x")]
+    {
+        let err = Query::prepare(ttt.clone(), Source::Text(Some(pos)), Question::After, Some(mv));
+        assert!(matches!(err, Err(xo_core::query::InputError::Request(_))), "{pos} {mv}");
+    }
+}
+
+#[test]
+fn columns_read_back_in_the_one_grammar() {
+    let mut rng = StdRng::seed_from_u64(24);
+    for name in ["connect4", "connect:12,3,4", "connect:10,2,3"] {
+        let rules = parse_game(name).unwrap();
+        for _ in 0..30 {
+            // A random game as columns, and the position its moves make.
+            let (mut pos, mut columns) = (rules.start(), Vec::new());
+            for _ in 0..rng.random_range(0..rules.cells()) {
+                let mut moves = Vec::new();
+                rules.moves(&pos, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.random_range(0..moves.len())];
+                columns.push(m.0 as u32 % rules.width);
+                pos = rules.play(&pos, m);
+            }
+            let text = columns_text(rules.width, &columns);
+            assert_eq!(Position::from_columns(&rules, &text).unwrap(), pos, "{name} {text}");
+            let mut r = Request::new(name);
+            r.moves = Some(text.clone());
+            assert_eq!(r.prepare(&[], 1).unwrap().position(), Some(&pos), "{name} {text}");
+        }
+    }
+    // connect:12,2,4 --moves 11 is column 11, never column 1 twice; run-together digits past 9
+    // columns are refused naming the grammar, as are letters.
+    let wide = parse_game("connect:12,2,4").unwrap();
+    assert_eq!(Position::from_columns(&wide, "11").unwrap().plies(), 1);
+    let err = Position::from_columns(&wide, "113").unwrap_err().to_string();
+    assert!(err.contains("separated by commas"), "{err}");
+    assert!(Position::from_columns(&wide, "b").unwrap_err().to_string().contains("not a column"));
+}
+
+#[test]
+fn a_request_has_the_same_fields_in_json_and_in_text_parameters() {
+    let full = Request {
+        game: Some("g".into()),
+        rules: Some("r".into()),
+        position: Some("p".into()),
+        moves: Some("m".into()),
+        question: Ask::Count,
+        value_only: true,
+        no_moves: true,
+        winning: true,
+        by_length: true,
+        dense: true,
+        upto: Some(1),
+        play: Some("1".into()),
+        threads: Some(1),
+        book: Some("b".into()),
+        database: Some("d".into()),
+        timeout: Some(1.0),
+        max_nodes: Some(1),
+        memory_mib: Some(1),
+    };
+    let json = serde_json::to_value(&full).unwrap();
+    let mut names: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut fields = FIELDS.to_vec();
+    names.sort_unstable();
+    fields.sort_unstable();
+    assert_eq!(names, fields);
+    // The same request read from text parameters.
+    let pairs: Vec<(String, String)> = json
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_str().map_or(v.to_string(), str::to_string)))
+        .collect();
+    assert_eq!(Request::from_pairs(pairs).unwrap(), full);
+    // Unknown fields are refused in both.
+    assert!(serde_json::from_str::<Request>(r#"{"game":"tictactoe","depth":3}"#).is_err());
+    assert!(Request::from_pairs([("depth".into(), "3".into())]).is_err());
+    // Fields that do not fit the question are refused by name.
+    let mut r = Request::new("tictactoe");
+    r.upto = Some(5);
+    assert!(r.prepare(&[], 1).unwrap_err().to_string().contains("'upto'"));
+}
