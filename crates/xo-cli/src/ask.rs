@@ -1,37 +1,40 @@
-//! `xo solve`, `xo count` and `xo check`: read the game and position(s), build a query, answer it
-//! through the core's one entry point, and print the report as text or JSON. With `--lines`,
+//! `xo solve`, `xo count`, `xo check` and `xo moves`: the flags fill the core's one
+//! [`Request`], which is prepared and answered through the core's one entry point, and the
+//! report printed as text or JSON. With `--lines`,
 //! many positions are read from standard input, one per line, and each gets its own report (one
 //! JSON object per line with `--json`).
 
-use crate::budget::{BudgetArgs, OverBudget};
-use crate::game::{position_arg, resolve_game};
+use crate::budget::{meter, OverBudget};
+use crate::game::{position_arg, request_game};
 use crate::render::render_answer;
 use anyhow::{Context, Result};
 use std::io::{BufRead, Write};
-use xo_core::budget::Meter;
-use xo_core::query::{answer, Answer, Game, Query, Question};
+use xo_core::budget::{Budget, Meter};
+use xo_core::query::{answer, Answer, Question};
+use xo_core::request::Request;
 
-/// What one of the query commands was asked.
+/// What one of the query commands was asked: the core's request (filled from the flags), and
+/// what only the command does with it.
 #[derive(Debug, Clone)]
 pub struct Ask {
-    /// The GAME argument.
-    pub game: String,
-    /// The POSITION argument (`-` for standard input), or `None`.
-    pub position: Option<String>,
-    /// The position as columns played (`--moves`), for gravity games.
-    pub moves: Option<String>,
-    /// The question.
-    pub question: Question,
+    /// The request, as the flags fill it; its position is `-` for standard input.
+    pub request: Request,
     /// Print JSON.
     pub json: bool,
     /// Read positions from standard input, one per line.
     pub lines: bool,
-    /// The budget of the whole command.
-    pub budget: BudgetArgs,
-    /// An opening book for the gravity engine.
-    pub book: Option<std::sync::Arc<xo_core::solve::book::Book>>,
-    /// Threads the engine may use.
-    pub threads: usize,
+    /// The opening book named by `request.book`, loaded.
+    pub books: Vec<std::sync::Arc<xo_core::solve::book::Book>>,
+}
+
+impl Ask {
+    /// The request for `game` (a name, or a TOML rules file read into the request), answered as
+    /// text.
+    pub fn new(game: &str) -> Result<Ask> {
+        let mut request = Request::default();
+        request_game(game, &mut request)?;
+        Ok(Ask { request, json: false, lines: false, books: Vec::new() })
+    }
 }
 
 /// How a command ended, for its exit status.
@@ -41,44 +44,30 @@ pub struct Ended {
     pub unreachable: bool,
 }
 
-/// Answers one position and writes its report; `Err(OverBudget)` after writing the unknown report
-/// when the budget ran out.
-fn ask_one(
-    ask: &Ask,
-    position: Option<&str>,
-    meter: &Meter,
-    out: &mut impl Write,
-) -> Result<Ended> {
-    let game = resolve_game(&ask.game, position)?;
-    let mut query = Query::new(game, position, ask.question)?.with_threads(ask.threads);
-    if let Some(book) = &ask.book {
+/// Answers `request` and writes its report; `Err(OverBudget)` after writing the report (unknown,
+/// or partial) when the budget ran out.
+fn ask_one(ask: &Ask, request: &Request, meter: &Meter, out: &mut impl Write) -> Result<Ended> {
+    let query = request.prepare(&ask.books, xo_core::threads::cores())?;
+    if let (Some(book), None) = (ask.books.first(), query.book()) {
         // A book of another board would never be consulted: refused, not silently ignored.
-        let shape =
-            query.rules().filter(|r| r.gravity).map(|r| (r.width, r.height, r.pattern_len()));
-        if shape != Some(book.game()) {
-            let (w, h, k) = book.game();
-            anyhow::bail!(
-                "--book is a book of connect:{w},{h},{k}, not of {}",
-                query.game().name()
-            );
-        }
-        query = query.with_book(book.clone());
+        let (w, h, k) = book.game();
+        anyhow::bail!("--book is a book of connect:{w},{h},{k}, not of {}", query.game().name());
     }
-    let (result, stopped) = match answer(&query, meter) {
-        Ok(a) => (a, None),
-        Err(s) => (query.unanswered(&s), Some(s)),
+    let result = match answer(&query, meter) {
+        Ok(a) => a,
+        Err(s) => query.unanswered(&s),
     };
     if ask.json {
         let json = serde_json::to_string(&result).context("cannot write the answer")?;
         writeln!(out, "{json}").context("cannot write the answer")?;
     } else {
-        let value_only = ask.question == Question::Value;
+        let value_only = query.question() == Question::Value;
         out.write_all(render_answer(&query, &result, value_only).as_bytes())
             .context("cannot write the answer")?;
     }
-    if let Some(stopped) = stopped {
+    if let Some(stopped) = result.stopped() {
         out.flush().context("cannot write the answer")?;
-        return Err(OverBudget::from(stopped).into());
+        return Err(OverBudget::from(stopped.clone()).into());
     }
     let unreachable = matches!(&result, Answer::Check(r) if r.reachable == Some(false));
     Ok(Ended { unreachable })
@@ -86,15 +75,17 @@ fn ask_one(
 
 /// Runs a query command, writing to `out`.
 pub fn run(ask: &Ask, out: &mut impl Write) -> Result<Ended> {
-    let (meter, bar) = ask.budget.meter();
+    // The request's own checks first (flags that do not go together), before reading anything.
+    if !ask.lines {
+        ask.request.question()?;
+    }
+    let (meter, bar) = meter(ask.request.budget(Budget::default())?);
     let result = if ask.lines {
         run_lines(ask, &meter, out)
-    } else if let Some(moves) = &ask.moves {
-        let text = position_from_moves(&ask.game, moves)?;
-        ask_one(ask, Some(&text), &meter, out)
     } else {
-        let position = position_arg(ask.position.clone())?;
-        ask_one(ask, position.as_deref(), &meter, out)
+        let mut request = ask.request.clone();
+        request.position = position_arg(request.position.take())?;
+        ask_one(ask, &request, &meter, out)
     };
     if let Some(bar) = bar {
         bar.finish_and_clear();
@@ -103,20 +94,11 @@ pub fn run(ask: &Ask, out: &mut impl Write) -> Result<Ended> {
     result
 }
 
-/// The position text after `moves` (1-based columns) of a gravity game.
-fn position_from_moves(game: &str, moves: &str) -> Result<String> {
-    let Game::Placement(rules) = resolve_game(game, None)? else {
-        anyhow::bail!("--moves is for gravity games, not octal games");
-    };
-    let pos = xo_core::rules::Position::from_columns(&rules, moves).context("--moves")?;
-    Ok(pos.to_text(&rules))
-}
-
 /// The longest line `--lines` reads.
 const MAX_LINE: u64 = 64 << 20;
 
 fn run_lines(ask: &Ask, meter: &Meter, out: &mut impl Write) -> Result<Ended> {
-    if ask.position.is_some() {
+    if ask.request.position.is_some() {
         anyhow::bail!("--lines reads the positions from standard input; give no POSITION");
     }
     let stdin = std::io::stdin();
@@ -145,7 +127,9 @@ fn run_lines(ask: &Ask, meter: &Meter, out: &mut impl Write) -> Result<Ended> {
         if text.trim().is_empty() {
             continue;
         }
-        match ask_one(ask, Some(text), meter, out) {
+        let mut request = ask.request.clone();
+        request.position = Some(text.to_string());
+        match ask_one(ask, &request, meter, out) {
             Ok(e) => ended.unreachable |= e.unreachable,
             Err(e) => match e.downcast::<OverBudget>() {
                 Ok(mut over) => {

@@ -38,6 +38,23 @@ impl BudgetArgs {
         }
     }
 
+    /// Puts the flags' budget into `request` (the request then carries the whole job).
+    ///
+    /// ```
+    /// use clap::Parser;
+    /// use xo_cli::budget::BudgetArgs;
+    /// #[derive(Parser)]
+    /// struct Args { #[command(flatten)] budget: BudgetArgs }
+    /// let mut r = xo_core::request::Request::new("tictactoe");
+    /// Args::parse_from(["xo", "--memory-mib", "64"]).budget.fill(&mut r);
+    /// assert_eq!((r.memory_mib, r.timeout), (Some(64), Some(300.0)));
+    /// ```
+    pub fn fill(&self, request: &mut xo_core::request::Request) {
+        request.timeout = Some(self.timeout.as_secs_f64());
+        request.max_nodes = Some(self.max_nodes);
+        request.memory_mib = Some(self.memory_mib);
+    }
+
     /// A meter for the flags' budget, reporting progress on a spinner when standard error is a
     /// terminal.
     pub fn meter(&self) -> (Meter, Option<indicatif::ProgressBar>) {

@@ -25,21 +25,7 @@ const MAX_POSITION: u64 = 256 << 20;
 /// ```
 pub fn resolve_game(name: &str, position: Option<&str>) -> Result<Game> {
     if name.ends_with(".toml") || Path::new(name).is_file() {
-        // Only a regular file: a FIFO would block the open, a device never end.
-        let meta =
-            std::fs::metadata(name).with_context(|| format!("cannot read rules file {name}"))?;
-        if !meta.is_file() {
-            bail!("rules file {name} is not a regular file");
-        }
-        let mut text = String::new();
-        std::fs::File::open(name)
-            .and_then(|f| f.take(MAX_RULES_FILE + 1).read_to_string(&mut text))
-            .with_context(|| format!("cannot read rules file {name}"))?;
-        if text.len() as u64 > MAX_RULES_FILE {
-            bail!("rules file {name} is longer than 1 MiB");
-        }
-        let rules = Rules::from_toml(&text).with_context(|| format!("rules file {name}"))?;
-        return Ok(Game::Placement(rules));
+        return Ok(Game::Placement(Rules::from_toml(&read_rules(name)?)?));
     }
     Ok(Game::parse_for(name, position)?)
 }
@@ -87,6 +73,43 @@ fn bytes_text(n: u64) -> String {
         n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
         n => format!("{n} bytes"),
     }
+}
+
+/// Puts the GAME argument into `request`: a path to an existing file (or any name ending in
+/// `.toml`) is read as TOML rules (checked here, so a bad file is named in the message);
+/// anything else is the game's name.
+///
+/// ```
+/// use xo_cli::game::request_game;
+/// let mut r = xo_core::request::Request::default();
+/// request_game("kayles", &mut r).unwrap();
+/// assert_eq!(r.game.as_deref(), Some("kayles"));
+/// ```
+pub fn request_game(name: &str, request: &mut xo_core::request::Request) -> Result<()> {
+    if name.ends_with(".toml") || Path::new(name).is_file() {
+        request.rules = Some(read_rules(name)?);
+    } else {
+        request.game = Some(name.to_string());
+    }
+    Ok(())
+}
+
+/// The text of a rules file, checked.
+fn read_rules(name: &str) -> Result<String> {
+    // Only a regular file: a FIFO would block the open, a device never end.
+    let meta = std::fs::metadata(name).with_context(|| format!("cannot read rules file {name}"))?;
+    if !meta.is_file() {
+        bail!("rules file {name} is not a regular file");
+    }
+    let mut text = String::new();
+    std::fs::File::open(name)
+        .and_then(|f| f.take(MAX_RULES_FILE + 1).read_to_string(&mut text))
+        .with_context(|| format!("cannot read rules file {name}"))?;
+    if text.len() as u64 > MAX_RULES_FILE {
+        bail!("rules file {name} is longer than 1 MiB");
+    }
+    Rules::from_toml(&text).with_context(|| format!("rules file {name}"))?;
+    Ok(text)
 }
 
 /// The position argument, with `-` meaning standard input (for boards too long for a command

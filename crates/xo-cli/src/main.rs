@@ -15,6 +15,7 @@ use xo_cli::batch::{
 use xo_cli::budget::{BudgetArgs, OverBudget};
 use xo_cli::play::{play, Side};
 use xo_core::query::Question;
+use xo_core::request::Ask as AskFor;
 
 /// Plays noughts-and-crosses-like games perfectly.
 ///
@@ -40,8 +41,8 @@ struct PositionArgs {
     /// Read many positions from standard input, one per line; one report (JSON object) each.
     #[arg(long)]
     lines: bool,
-    /// The position as the 1-based columns played from the empty board (gravity games, e.g.
-    /// 4453; columns past 9 as letters a, b, ...).
+    /// The position as the 1-based columns played from the empty board (gravity games): digits
+    /// on boards of up to 9 columns (4453), numbers separated by commas past 9 (10,11,3).
     #[arg(long, value_name = "COLUMNS", conflicts_with_all = ["position", "lines"])]
     moves: Option<String>,
     /// Print JSON.
@@ -102,6 +103,22 @@ enum Command {
         #[arg(long, conflicts_with = "position")]
         info: bool,
         /// The budget of the lookup (the tiers read must fit --memory-mib).
+        #[command(flatten)]
+        budget: BudgetArgs,
+    },
+    /// The legal moves of a position and the position after each; with --play, the position
+    /// after one move; with --best, the best move (best value, then the quickest win or the
+    /// longest draw or loss, then board order).
+    Moves {
+        #[command(flatten)]
+        at: PositionArgs,
+        /// Play this move (its name as solve lists it: 5, 3L, a column under gravity).
+        #[arg(long, value_name = "MOVE", conflicts_with = "best")]
+        play: Option<String>,
+        /// The best move, from the exact answer (over the budget: from a two-ply look-ahead,
+        /// marked unproven, and exit 3).
+        #[arg(long)]
+        best: bool,
         #[command(flatten)]
         budget: BudgetArgs,
     },
@@ -276,18 +293,40 @@ fn exit_for(err: &anyhow::Error) -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let query = |at: PositionArgs, question, budget| Ask {
-        game: at.game,
-        position: at.position,
-        moves: at.moves,
-        question,
-        json: at.json,
-        lines: at.lines,
-        budget,
-        book: None,
-        threads: 1,
+    let query = |at: PositionArgs, question, budget: &BudgetArgs| -> Result<Ask> {
+        let mut ask = Ask::new(&at.game)?;
+        let request = &mut ask.request;
+        (request.position, request.moves, request.question) = (at.position, at.moves, question);
+        budget.fill(request);
+        (ask.json, ask.lines) = (at.json, at.lines);
+        Ok(ask)
     };
     match cli.command {
+        Command::Solve {
+            ref at,
+            strong: true,
+            value_only,
+            winning,
+            no_moves,
+            ref book,
+            threads,
+            ..
+        } if at.position.is_some()
+            || at.moves.is_some()
+            || at.lines
+            || at.json
+            || value_only
+            || winning
+            || no_moves
+            || book.is_some()
+            || threads.is_some() =>
+        {
+            anyhow::bail!(
+                "--strong solves the whole game from the empty board into --db (every position, \
+                 on every core); it takes no POSITION, --moves, --lines, --json, --value-only, \
+                 --winning, --no-moves, --book or --threads (ask the database with xo query)"
+            );
+        }
         Command::Solve { at, strong: true, db: Some(db), distributed: true, budget, .. } => {
             #[cfg(feature = "mpi")]
             xo_cli::distributed::solve(&at.game, &db, &budget, &mut out)?;
@@ -318,25 +357,33 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Solve { at, value_only, winning, no_moves, budget, book, threads, .. } => {
-            let question = if value_only {
-                Question::Value
-            } else if no_moves {
-                Question::Score
-            } else {
-                Question::Analysis { winning_only: winning }
+            let mut ask = query(at, AskFor::Solve, &budget)?;
+            let request = &mut ask.request;
+            (request.value_only, request.winning, request.no_moves) =
+                (value_only, winning, no_moves);
+            // The core's thread policy clamps this to the cores (every core when not given).
+            request.threads = threads.map(usize::from);
+            request.book = book.as_ref().map(|b| b.display().to_string());
+            ask.books = book.as_deref().map(xo_cli::book::load).transpose()?.into_iter().collect();
+            ask::run(&ask, &mut out)?;
+        }
+        Command::Moves { at, play, best, budget } => {
+            let question = match (&play, best) {
+                (Some(_), _) => AskFor::After,
+                (None, true) => AskFor::Best,
+                (None, false) => AskFor::Moves,
             };
-            let mut ask = query(at, question, budget);
-            ask.book = book.as_deref().map(xo_cli::book::load).transpose()?;
-            // More threads than cores only take turns on them.
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            ask.threads = threads.map_or(cores, usize::from).min(cores);
+            let mut ask = query(at, question, &budget)?;
+            ask.request.play = play;
             ask::run(&ask, &mut out)?;
         }
         Command::Count { at, by_length, dense, budget } => {
-            ask::run(&query(at, Question::Count { by_length, dense }, budget), &mut out)?;
+            let mut ask = query(at, AskFor::Count, &budget)?;
+            (ask.request.by_length, ask.request.dense) = (by_length, dense);
+            ask::run(&ask, &mut out)?;
         }
         Command::Check { at, budget } => {
-            if ask::run(&query(at, Question::Reach, budget), &mut out)?.unreachable {
+            if ask::run(&query(at, AskFor::Check, &budget)?, &mut out)?.unreachable {
                 return Ok(ExitCode::from(1));
             }
         }

@@ -13,7 +13,7 @@ use std::io::{BufRead, Write};
 const MAX_LINE: u64 = 1 << 20;
 use xo_core::game::Game as _;
 use xo_core::games::board::BoardMove;
-use xo_core::query::{answer, Answer, Game, MoveReport, Query, Question};
+use xo_core::query::{answer, Answer, Game, MoveReport, Query, Question, Source};
 use xo_core::rules::{parse_move, Position, Rules};
 
 /// Which side the person plays.
@@ -112,9 +112,10 @@ pub fn play(
             return Ok(());
         }
         if !human_moves(&pos) {
-            let best = best_move(rules, &pos, budget)?;
-            writeln!(out, "xo plays {}", describe(&best))?;
-            let mv = parse_move(rules, &pos, &best.name).expect("xo's own move is legal");
+            let (best, unproven) = best_move(rules, &pos, budget)?;
+            writeln!(out, "xo plays {}{}", describe(&best), note(unproven))?;
+            let mv = parse_move(rules, &pos, &best.name)
+                .ok_or_else(|| anyhow::anyhow!("xo's move {} is not legal here", best.name))?;
             history.push(rules.play(&pos, (mv.cell as usize, mv.mark)));
             continue;
         }
@@ -134,8 +135,8 @@ pub fn play(
                  column under gravity), hint, undo or quit."
             )?,
             "hint" => {
-                let best = best_move(rules, &pos, budget)?;
-                writeln!(out, "hint: {}", describe(&best))?;
+                let (best, unproven) = best_move(rules, &pos, budget)?;
+                writeln!(out, "hint: {}{}", describe(&best), note(unproven))?;
             }
             "undo" => {
                 // Back to the person's previous turn: their move and xo's reply.
@@ -161,6 +162,11 @@ pub fn play(
     }
 }
 
+/// What the player should know about a move found over the budget.
+fn note(unproven: Option<String>) -> String {
+    unproven.map_or(String::new(), |why| format!(" [unproven: {why}]"))
+}
+
 /// A move with its value for the player making it: `5 (draw, 7 plies to go)`.
 fn describe(m: &MoveReport) -> String {
     match m.remoteness {
@@ -169,28 +175,29 @@ fn describe(m: &MoveReport) -> String {
     }
 }
 
-/// The best move for the player to move, within `budget`: best value, then quickest win or
-/// slowest loss.
-fn best_move(rules: &Rules, pos: &Position, budget: BudgetArgs) -> Result<MoveReport> {
+/// The best move for the player to move, within `budget`, by the core's one tie rule (best
+/// value, then the quickest win or the longest draw or loss, then board order). Over the budget,
+/// the core's look-ahead move, said to be unproven; with none, the budget's error.
+fn best_move(
+    rules: &Rules,
+    pos: &Position,
+    budget: BudgetArgs,
+) -> Result<(MoveReport, Option<String>)> {
     let text = pos.to_text(rules);
-    let query = Query::new(
-        Game::Placement(rules.clone()),
-        Some(&text),
-        Question::Analysis { winning_only: false },
-    )?;
+    let game = Game::Placement(rules.clone());
+    let query = Query::prepare(game, Source::Text(Some(&text)), Question::Best, None)?;
     let (meter, bar) = budget.meter();
     let answered = answer(&query, &meter);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let Answer::Solve(report) = answered.map_err(OverBudget::from)? else {
-        unreachable!("an analysis query is answered with a solve report")
+    let report = match answered.map_err(OverBudget::from)? {
+        Answer::Best(report) => report,
+        _ => anyhow::bail!("the core answered a best-move question with another report"),
     };
-    let moves = report.moves.unwrap_or_default();
-    // Best value first; among wins the quickest, among losses and draws the longest.
-    let key = |m: &MoveReport| {
-        let r = i64::from(m.remoteness.unwrap_or(0));
-        (m.value, if m.value == xo_core::Value::Win { -r } else { r })
-    };
-    moves.into_iter().max_by_key(key).ok_or_else(|| anyhow::anyhow!("no legal move"))
+    let unproven = (!report.proven).then(|| report.reason.unwrap_or_default());
+    match report.best {
+        Some(best) => Ok((best, unproven)),
+        None => anyhow::bail!("no legal move"),
+    }
 }

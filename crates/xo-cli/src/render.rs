@@ -54,6 +54,55 @@ pub fn render_answer(query: &Query, answer: &Answer, value_only: bool) -> String
         Answer::Solve(r) => render_solve(query, r),
         Answer::Count(r) => render_count(query, r),
         Answer::Check(r) => render_check(r),
+        Answer::Sequence(r) => {
+            let mut out = Vec::new();
+            // Writing to memory cannot fail.
+            let _ = crate::grundy::write_text(r, &mut out);
+            String::from_utf8_lossy(&out).into_owned()
+        }
+        Answer::Moves(r) => {
+            let mut out =
+                heading(query, &format!("{}: {} to move", r.game, r.to_move), &r.position);
+            if r.over {
+                out.push_str("the game is over: no moves\n");
+            }
+            for m in &r.moves {
+                out.push_str(&format!("{:<7} {}\n", m.name, m.position));
+            }
+            out
+        }
+        Answer::After(r) => {
+            let width = query.rules().map_or(1, |rules| rules.width as usize);
+            let over = if r.over { " (the game is over)" } else { "" };
+            format!(
+                "{} after {}: {} to move{over}\n{}",
+                r.game,
+                r.name,
+                r.to_move,
+                draw_text(&r.after, width)
+            )
+        }
+        Answer::Best(r) => {
+            let mut out =
+                heading(query, &format!("{}: {} to move", r.game, r.to_move), &r.position);
+            match &r.best {
+                Some(m) => {
+                    let n = m.remoteness.map_or(String::new(), |n| format!(" in {}", plies(n)));
+                    out.push_str(&format!("best move: {} ({}{n})\n", m.name, m.value));
+                }
+                None => out.push_str("best move: none\n"),
+            }
+            if !r.proven {
+                out.push_str(
+                    "note: unproven (a two-ply look-ahead: the exact answer ran out of budget)\n",
+                );
+            }
+            if let Some(reason) = &r.reason {
+                out.push_str(&format!("note: {reason}\n"));
+            }
+            out
+        }
+        Answer::Stopped(r) => format!("unknown: {}\n", r.error),
     }
 }
 

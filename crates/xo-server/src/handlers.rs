@@ -1,5 +1,6 @@
-//! The API's endpoints. Each reads its parameters, builds the query the `xo` command would
-//! build, runs it on the pool within the request's budget and returns the command's JSON:
+//! The API's endpoints. Each reads its parameters into the core's one request (the same the
+//! `xo` command fills from its flags), prepares it, runs it on the pool within the request's
+//! budget and returns the command's JSON:
 //! 200 with the answer, 422 with the same report marked unknown (its `reason` and `stopped`)
 //! when a budget ran out, 4xx with `{"error"}` for anything wrong in the request.
 
@@ -16,7 +17,8 @@ use serde::Serialize;
 use std::sync::Arc;
 use std::time::Instant;
 use xo_core::budget::Meter;
-use xo_core::query::{answer, describe, presets, sequence, Game, Query, Question, SequenceQuery};
+use xo_core::query::{answer, describe, presets, Game, Query, Question};
+use xo_core::request::{Ask, Request as XoRequest, FIELDS};
 
 /// What every handler shares.
 #[derive(Debug)]
@@ -85,7 +87,7 @@ pub async fn not_found(request: Request) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
         format!(
-            "no such page: {} (the API: /api/games, /api/game, /api/solve, /api/count, /api/check, /api/grundy)",
+            "no such page: {} (the API: /api/games, /api/game, /api/solve, /api/count, /api/check, /api/grundy, /api/ask)",
             request.uri().path()
         ),
     )
@@ -131,56 +133,33 @@ fn bad(e: impl std::fmt::Display) -> ApiError {
     ApiError::bad_request(e.to_string())
 }
 
-/// The query a solve, count or check request asks, with its budget.
+/// The query a request asks, with its budget: the parameters read into the core's one
+/// [`Request`] (the endpoint's question put in), prepared with the server's books and one
+/// thread unless the request asks for more (the core's thread policy).
 async fn read_query(
     state: &AppState,
     request: Request,
     endpoint: &'static str,
     names: &[&str],
-    question: impl FnOnce(&Params) -> Result<Question, ApiError>,
+    question: Option<Ask>,
 ) -> Result<(Query, Meter), ApiError> {
     let params = Params::read(request, endpoint, names, state.config.max_body).await?;
     let budget = params.budget(&state.config.budget)?;
-    let name = params.required("game")?;
-    let question = question(&params)?;
-    // The game once: a strip named without its length takes it from the position; positions
-    // given as columns are of gravity games.
-    let (game, text) = match (params.get("position"), params.get("moves")) {
-        (Some(_), Some(_)) => {
-            return Err(ApiError::bad_request("give the position or the moves, not both"))
-        }
-        (position, None) => {
-            (Game::parse_for(name, position).map_err(bad)?, position.map(str::to_string))
-        }
-        (None, Some(moves)) => {
-            let game = Game::parse(name).map_err(bad)?;
-            let Game::Placement(rules) = &game else {
-                return Err(ApiError::bad_request("moves are for gravity games, not octal games"));
-            };
-            let position = xo_core::rules::Position::from_columns(rules, moves)
-                .map_err(|e| ApiError::bad_request(format!("moves: {e}")))?;
-            let text = position.to_text(rules);
-            (game, Some(text))
-        }
-    };
-    let position = text.as_deref();
-    if question == Question::Reach && position.is_none() {
-        return Err(ApiError::bad_request("missing parameter 'position' of /api/check"));
+    params.required("game")?;
+    let mut asked = XoRequest::from_pairs(params.pairs()).map_err(bad)?;
+    if let Some(question) = question {
+        asked.question = question;
     }
-    let mut query = Query::new(game, position, question).map_err(bad)?;
-    if let Some(rules) = query.rules().filter(|r| r.gravity) {
-        let shape = (rules.width, rules.height, rules.pattern_len());
-        if let Some(book) = state.config.books.iter().find(|b| b.game() == shape) {
-            query = query.with_book(book.clone());
-        }
-    }
+    let query = asked.prepare(&state.config.books, 1).map_err(bad)?;
     Ok((query, Meter::new(budget)))
 }
 
 /// Answers `query` (from a database when one holds its game) and renders it.
 async fn respond(state: Arc<AppState>, query: Query, meter: Meter, started: Instant) -> Response {
+    // Moves and the position after a move are answered at once; the rest is kept.
+    let cached = !matches!(query.question(), Question::Moves | Question::After);
     let key = format!("{}\n{}\n{:?}", query.game().name(), query.position_text(), query.question());
-    if let Some(body) = state.cache.get(&key) {
+    if let Some(body) = state.cache.get(&key).filter(|_| cached) {
         return body_response(StatusCode::OK, body.to_string(), started);
     }
     if let Some(answer) = state.config.databases.iter().find_map(|db| db.answer(&query)) {
@@ -189,9 +168,16 @@ async fn respond(state: Arc<AppState>, query: Query, meter: Meter, started: Inst
     let query = Arc::new(query);
     let asked = query.clone();
     match state.pool.run(&meter, move |m| answer(&asked, m)).await {
+        // A best move found by the look-ahead after the budget ran out: the report, as over
+        // budget.
+        Ok(Ok(answer)) if answer.stopped().is_some() => {
+            json_response(StatusCode::UNPROCESSABLE_ENTITY, &answer, started)
+        }
         Ok(Ok(answer)) => match to_json(&answer) {
             Ok(body) => {
-                state.cache.put(key, Arc::from(body.as_str()));
+                if cached {
+                    state.cache.put(key, Arc::from(body.as_str()));
+                }
                 body_response(StatusCode::OK, body, started)
             }
             Err(e) => e.into_response(),
@@ -203,13 +189,13 @@ async fn respond(state: Arc<AppState>, query: Query, meter: Meter, started: Inst
     }
 }
 
-/// Reads the query a solve, count or check request asks and answers it.
+/// Reads the query a request asks and answers it.
 async fn ask(
     state: Arc<AppState>,
     request: Request,
     endpoint: &'static str,
     names: &[&str],
-    question: impl FnOnce(&Params) -> Result<Question, ApiError>,
+    question: Option<Ask>,
 ) -> Response {
     let started = Instant::now();
     match read_query(&state, request, endpoint, names, question).await {
@@ -220,66 +206,37 @@ async fn ask(
 
 /// `GET /api/solve?game=G&position=P`: what `xo solve G P --json` prints.
 pub async fn solve(State(state): Shared, request: Request) -> Response {
-    let names = ["game", "position", "moves", "winning", "value_only", "no_moves"];
-    ask(state, request, "/api/solve", &names, |p| {
-        let (winning, value_only, no_moves) =
-            (p.flag("winning")?, p.flag("value_only")?, p.flag("no_moves")?);
-        if [winning, value_only, no_moves].iter().filter(|&&f| f).count() > 1 {
-            return Err(ApiError::bad_request(
-                "winning, value_only and no_moves exclude each other",
-            ));
-        }
-        Ok(if value_only {
-            Question::Value
-        } else if no_moves {
-            Question::Score
-        } else {
-            Question::Analysis { winning_only: winning }
-        })
-    })
-    .await
+    let names = ["game", "position", "moves", "winning", "value_only", "no_moves", "threads"];
+    ask(state, request, "/api/solve", &names, Some(Ask::Solve)).await
 }
 
 /// `GET /api/count?game=G&position=P`: what `xo count G P --json` prints.
 pub async fn count(State(state): Shared, request: Request) -> Response {
     let names = ["game", "position", "moves", "by_length", "dense"];
-    ask(state, request, "/api/count", &names, |p| {
-        Ok(Question::Count { by_length: p.flag("by_length")?, dense: p.flag("dense")? })
-    })
-    .await
+    ask(state, request, "/api/count", &names, Some(Ask::Count)).await
 }
 
 /// `GET /api/check?game=G&position=P`: what `xo check G P --json` prints.
 pub async fn check(State(state): Shared, request: Request) -> Response {
-    ask(state, request, "/api/check", &["game", "position", "moves"], |_| Ok(Question::Reach)).await
+    ask(state, request, "/api/check", &["game", "position", "moves"], Some(Ask::Check)).await
 }
 
 /// `GET /api/grundy?game=G&upto=N`: what `xo grundy G --upto N --json` prints.
 pub async fn grundy(State(state): Shared, request: Request) -> Response {
-    let started = Instant::now();
-    let read = async {
-        let params =
-            Params::read(request, "/api/grundy", &["game", "upto"], state.config.max_body).await?;
-        let budget = params.budget(&state.config.budget)?;
-        let game = Game::parse(params.required("game")?).map_err(bad)?;
-        let upto = params
-            .number("upto")?
-            .ok_or_else(|| ApiError::bad_request("missing parameter 'upto' of /api/grundy"))?;
-        let upto = usize::try_from(upto).map_err(|_| bad(format!("upto={upto} is too large")))?;
-        let query = SequenceQuery::new(&game, upto).map_err(bad)?;
-        Ok::<_, ApiError>((query, Meter::new(budget)))
-    }
-    .await;
-    let (query, meter) = match read {
-        Ok(read) => read,
-        Err(e) => return e.into_response(),
-    };
-    let asked = query.clone();
-    match state.pool.run(&meter, move |m| sequence(&query, m)).await {
-        Ok(Ok(report)) => json_response(StatusCode::OK, &report, started),
-        Ok(Err(stopped)) => {
-            json_response(StatusCode::UNPROCESSABLE_ENTITY, &asked.unanswered(&stopped), started)
-        }
-        Err(e) => e.into_response(),
-    }
+    ask(state, request, "/api/grundy", &["game", "upto"], Some(Ask::Grundy)).await
+}
+
+/// `GET /api/ask?game=G&question=Q&...`: any question, every field of the core's
+/// [`Request`](xo_core::request::Request) by its name (but files: the server's own books and
+/// databases answer). Among them the play questions the page asks instead of knowing the
+/// rules: `question=moves` (the legal moves and the position after each, what `xo moves G P
+/// --json` prints), `question=after&move=M` (`xo moves G P --play M`) and `question=best`
+/// (`xo moves G P --best`).
+pub async fn ask_any(State(state): Shared, request: Request) -> Response {
+    let names: Vec<&str> = FIELDS
+        .iter()
+        .copied()
+        .filter(|n| !["book", "database", "timeout", "max_nodes", "memory_mib"].contains(n))
+        .collect();
+    ask(state, request, "/api/ask", &names, None).await
 }

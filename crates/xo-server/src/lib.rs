@@ -1,7 +1,8 @@
 //! `xo serve`: xo's HTTP API and its web page, a thin layer over the core's one entry point.
 //!
-//! Every endpoint reads its parameters, builds the same [`xo_core::query::Query`] the `xo`
-//! command builds, answers it with [`xo_core::query::answer`] (or from a loaded strong database)
+//! Every endpoint reads its parameters into the core's [`xo_core::request::Request`] (the one
+//! the `xo` command fills from its flags), prepares it into the same [`xo_core::query::Query`],
+//! answers it with [`xo_core::query::answer`] (or from a loaded strong database)
 //! and returns the same JSON the command prints with `--json`. The server adds only what a
 //! network needs: per-request budgets capped by the server's, CPU work on a bounded pool of
 //! blocking threads (a slow request never holds up the async threads or the others beyond the
@@ -103,6 +104,7 @@ pub fn app(config: Config) -> Router {
         .route("/api/count", get(handlers::count).post(handlers::count))
         .route("/api/check", get(handlers::check).post(handlers::check))
         .route("/api/grundy", get(handlers::grundy).post(handlers::grundy))
+        .route("/api/ask", get(handlers::ask_any).post(handlers::ask_any))
         .fallback(handlers::not_found)
         .method_not_allowed_fallback(handlers::wrong_method)
         .layer(axum::middleware::from_fn_with_state(state.clone(), handlers::limit_uri))

@@ -62,6 +62,16 @@ impl Params {
         Ok(Params { values, endpoint })
     }
 
+    /// Every parameter but the budget's (which [`Params::budget`] reads against the server's
+    /// limits), as name and text.
+    pub fn pairs(&self) -> Vec<(String, String)> {
+        self.values
+            .iter()
+            .filter(|(name, _)| !BUDGET_NAMES.contains(&name.as_str()))
+            .map(|(n, v)| (n.clone(), v.clone()))
+            .collect()
+    }
+
     /// The text of parameter `name`, if given.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.values.get(name).map(String::as_str)
@@ -72,17 +82,6 @@ impl Params {
         self.get(name).ok_or_else(|| {
             ApiError::bad_request(format!("missing parameter '{name}' of {}", self.endpoint))
         })
-    }
-
-    /// A yes/no parameter: absent, empty, `1`, `true`, `yes` (or `0`, `false`, `no`).
-    pub fn flag(&self, name: &str) -> Result<bool, ApiError> {
-        match self.get(name).map(str::to_ascii_lowercase).as_deref() {
-            None | Some("0" | "false" | "no") => Ok(false),
-            Some("" | "1" | "true" | "yes") => Ok(true),
-            Some(other) => Err(ApiError::bad_request(format!(
-                "parameter '{name}' is yes or no (1/0, true/false), not '{other}'"
-            ))),
-        }
     }
 
     /// A whole-number parameter.

@@ -4,8 +4,8 @@
 
 use super::{Answerer, CaseError};
 use xo_core::budget::Meter;
-use xo_core::query::{answer, Answer, Game, Query, Question};
-use xo_core::rules::{parse_game, Position, Rules};
+use xo_core::query::{answer, Answer, Game, Query, Question, Source};
+use xo_core::rules::{parse_game, Rules};
 
 /// Answers through the core's entry point, all lines within one meter.
 pub struct Connect4ScoreAnswerer {
@@ -55,18 +55,17 @@ impl Answerer for Connect4ScoreAnswerer {
         let text = std::str::from_utf8(case)
             .map_err(|_| "expected columns 1-7, found bytes that are not text".to_string())?;
         let moves = text.split_whitespace().next().unwrap_or("");
-        let pos = Position::from_columns(&self.rules, moves)
-            .map_err(|e| format!("expected the columns (1-7) of a legal game: {e}"))?;
         let game = Game::Placement(self.rules.clone());
-        let mut query = Query::new(game, Some(&pos.to_text(&self.rules)), Question::Score)
-            .map_err(|e| e.to_string())?;
+        let mut query = Query::prepare(game, Source::Columns(moves), Question::Score, None)
+            .map_err(|e| format!("expected the columns (1-7) of a legal game: {e}"))?;
         if let Some(book) = &self.book {
             query = query.with_book(book.clone());
         }
-        let Answer::Solve(report) = answer(&query, &self.meter)? else {
-            unreachable!("a score query is answered with a solve report")
-        };
-        let score = report.score.expect("Connect Four's scores are always told");
+        let score = match answer(&query, &self.meter)? {
+            Answer::Solve(report) => report.score,
+            _ => None,
+        }
+        .ok_or_else(|| "the engine told no score for this position".to_string())?;
         out.extend_from_slice(format!("{score}\n").as_bytes());
         Ok(())
     }
