@@ -113,7 +113,11 @@ pub fn play(
         }
         if !human_moves(&pos) {
             let (best, unproven) = best_move(rules, &pos, budget)?;
-            writeln!(out, "xo plays {}{}", describe(&best), note(unproven))?;
+            if let Some(stopped) = unproven {
+                writeln!(out, "xo would play {} (unproven: a two-ply look-ahead)", best.name)?;
+                return Err(OverBudget::from(stopped).into());
+            }
+            writeln!(out, "xo plays {}", describe(&best))?;
             let mv = parse_move(rules, &pos, &best.name)
                 .ok_or_else(|| anyhow::anyhow!("xo's move {} is not legal here", best.name))?;
             history.push(rules.play(&pos, (mv.cell as usize, mv.mark)));
@@ -136,7 +140,11 @@ pub fn play(
             )?,
             "hint" => {
                 let (best, unproven) = best_move(rules, &pos, budget)?;
-                writeln!(out, "hint: {}{}", describe(&best), note(unproven))?;
+                if let Some(stopped) = unproven {
+                    writeln!(out, "hint: {} (unproven: a two-ply look-ahead)", best.name)?;
+                    return Err(OverBudget::from(stopped).into());
+                }
+                writeln!(out, "hint: {}", describe(&best))?;
             }
             "undo" => {
                 // Back to the person's previous turn: their move and xo's reply.
@@ -162,11 +170,6 @@ pub fn play(
     }
 }
 
-/// What the player should know about a move found over the budget.
-fn note(unproven: Option<String>) -> String {
-    unproven.map_or(String::new(), |why| format!(" [unproven: {why}]"))
-}
-
 /// A move with its value for the player making it: `5 (draw, 7 plies to go)`.
 fn describe(m: &MoveReport) -> String {
     match m.remoteness {
@@ -177,12 +180,12 @@ fn describe(m: &MoveReport) -> String {
 
 /// The best move for the player to move, within `budget`, by the core's one tie rule (best
 /// value, then the quickest win or the longest draw or loss, then board order). Over the budget,
-/// the core's look-ahead move, said to be unproven; with none, the budget's error.
+/// the core's look-ahead move with the stop (the caller shows it as unproven and stops).
 fn best_move(
     rules: &Rules,
     pos: &Position,
     budget: BudgetArgs,
-) -> Result<(MoveReport, Option<String>)> {
+) -> Result<(MoveReport, Option<xo_core::budget::Stopped>)> {
     let text = pos.to_text(rules);
     let game = Game::Placement(rules.clone());
     let query = Query::prepare(game, Source::Text(Some(&text)), Question::Best, None)?;
@@ -195,9 +198,8 @@ fn best_move(
         Answer::Best(report) => report,
         _ => anyhow::bail!("the core answered a best-move question with another report"),
     };
-    let unproven = (!report.proven).then(|| report.reason.unwrap_or_default());
     match report.best {
-        Some(best) => Ok((best, unproven)),
+        Some(best) => Ok((best, report.stopped.filter(|_| !report.proven))),
         None => anyhow::bail!("no legal move"),
     }
 }

@@ -135,6 +135,15 @@ fn render_solve(query: &Query, r: &SolveReport) -> String {
             out.push_str(&format!("  heap {}: remove {}, leaving {left}\n", m.heap, m.removed));
         }
     }
+    if let Some(moves) = &r.heap_moves {
+        out.push_str(&format!("{:<32} value  remoteness\n", "move"));
+        for m in moves {
+            let leaves: Vec<String> = m.leaves.iter().map(|l| l.to_string()).collect();
+            let left = if leaves.is_empty() { "nothing".into() } else { leaves.join(" + ") };
+            let name = format!("heap {}: remove {}, leaving {left}", m.heap, m.removed);
+            out.push_str(&format!("{name:<32} {:<6} {}\n", m.value.to_string(), m.remoteness));
+        }
+    }
     if let Some(moves) = &r.moves {
         // Gravity games tell Pons' score of every move too.
         let scored = moves.iter().any(|m| m.score.is_some());

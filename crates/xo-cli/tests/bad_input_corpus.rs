@@ -250,6 +250,35 @@ const CORPUS: &[Case] = &[
         Bad("--threads"),
     ),
     case("check-without-position", &["check", "tictactoe"], Bad("POSITION")),
+    // --- Issue 20: --strong takes no position or answer flags; columns in one grammar --------
+    case(
+        "strong-with-position",
+        &["solve", "tictactoe", "X........", "--strong", "--db", "/nonexistent/xo-db"],
+        Bad("takes no POSITION"),
+    ),
+    case(
+        "strong-with-json",
+        &["solve", "tictactoe", "--strong", "--db", "/nonexistent/xo-db", "--json"],
+        Bad("--json"),
+    ),
+    case(
+        "strong-with-threads",
+        &["solve", "tictactoe", "--strong", "--db", "/nonexistent/xo-db", "--threads", "2"],
+        Bad("--threads"),
+    ),
+    case(
+        "moves-run-together-past-nine-columns",
+        &["solve", "connect:12,2,4", "--moves", "1111"],
+        Bad("separated by commas"),
+    ),
+    case("moves-letter-column", &["solve", "connect:12,2,4", "--moves", "b"], Bad("not a column")),
+    case(
+        "moves-play-illegal",
+        &["moves", "tictactoe", "X........", "--play", "1"],
+        Bad("not a legal move"),
+    ),
+    case("moves-play-and-best", &["moves", "tictactoe", "--play", "1", "--best"], Bad("--best")),
+    case("moves-octal", &["moves", "kayles", "3 4"], Bad("octal game")),
     case("batch-unknown-format", &["batch", "chess"], Bad("chess")),
     case("play-bad-side", &["play", "tictactoe", "--as", "third"], Bad("third")),
     // --- Positions: characters and lengths ----------------------------------------------------
@@ -976,7 +1005,7 @@ fn corpus_is_well_formed() {
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), CORPUS.len(), "case names are unique");
-    for sub in ["solve", "count", "check", "play", "batch", "grundy", "serve", "book"] {
+    for sub in ["solve", "count", "check", "play", "moves", "batch", "grundy", "serve", "book"] {
         assert!(CORPUS.iter().any(|c| c.args.first() == Some(&sub)), "no case for {sub}");
     }
 }
@@ -988,7 +1017,7 @@ fn corpus_solve() {
 
 #[test]
 fn corpus_count_check_play() {
-    run_group(&["count", "check", "play"]);
+    run_group(&["count", "check", "play", "moves"]);
 }
 
 #[test]

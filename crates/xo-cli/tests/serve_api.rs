@@ -537,4 +537,58 @@ fn said_one_way_done_another_over_http() {
     let cli: Json = serde_json::from_str(&printed).unwrap();
     assert_eq!(keys(&json), keys(&cli));
     assert_eq!(json["stopped"]["limit"], "nodes");
+
+/// Issue 20: one request, the same answer through `/api/ask` (every field of the core's request
+/// by name) and the command, for every kind of question, the play ones among them.
+#[test]
+fn the_same_request_gets_the_same_answer_through_ask_and_the_command() {
+    let server = Server::start(&[]);
+    let s = &server;
+    same_as_cli(
+        s,
+        "ask",
+        &[("game", "treblecross"), ("position", ".X..X.")],
+        &["solve", "treblecross", ".X..X.", "--json"],
+    );
+    same_as_cli(
+        s,
+        "ask",
+        &[("game", "tictactoe"), ("position", "XX.OO...."), ("question", "best")],
+        &["moves", "tictactoe", "XX.OO....", "--best", "--json"],
+    );
+    same_as_cli(
+        s,
+        "ask",
+        &[("game", "connect:12,2,4"), ("moves", "11,3"), ("question", "moves")],
+        &["moves", "connect:12,2,4", "--moves", "11,3", "--json"],
+    );
+    same_as_cli(
+        s,
+        "ask",
+        &[("game", "lol:5"), ("position", "L...."), ("question", "after"), ("move", "3o")],
+        &["moves", "lol:5", "L....", "--play", "3o", "--json"],
+    );
+    same_as_cli(
+        s,
+        "ask",
+        &[("game", "tictactoe"), ("question", "count"), ("by_length", "1")],
+        &["count", "tictactoe", "--by-length", "--json"],
+    );
+    same_as_cli(
+        s,
+        "ask",
+        &[("game", "kayles"), ("question", "grundy"), ("upto", "80")],
+        &["grundy", "kayles", "--upto", "80", "--json"],
+    );
+    same_as_cli(
+        s,
+        "grundy",
+        &[("game", "kayles"), ("upto", "80")],
+        &["grundy", "kayles", "--upto", "80", "--json"],
+    );
+    refused(s, "/api/ask?game=tictactoe&question=after&move=10", 400, "not a legal move");
+    refused(s, "/api/ask?game=tictactoe&question=play", 400, "is not one of");
+    refused(s, "/api/ask?game=tictactoe&question=best&winning=1", 400, "'winning'");
+    refused(s, "/api/ask?game=connect:12,2,4&moves=1111", 400, "separated by commas");
+    refused(s, "/api/ask?game=tictactoe&book=x", 400, "no parameter 'book'");
 }

@@ -278,3 +278,108 @@ fn a_request_has_the_same_fields_in_json_and_in_text_parameters() {
     r.upto = Some(5);
     assert!(r.prepare(&[], 1).unwrap_err().to_string().contains("'upto'"));
 }
+
+/// An octal game's sums as plain positions (heap sizes in order), with every move the digits
+/// allow written out directly from the code: the reference the heap search is checked against.
+struct PlainOctal(Vec<u8>);
+
+impl xo_core::game::Game for PlainOctal {
+    type Position = Vec<usize>;
+    type Move = (usize, usize, [usize; 3]);
+
+    fn start(&self) -> Vec<usize> {
+        Vec::new()
+    }
+
+    fn moves(&self, pos: &Vec<usize>, out: &mut Vec<Self::Move>) {
+        for (i, &h) in pos.iter().enumerate() {
+            for (k, &d) in self.0.iter().enumerate() {
+                if k > h {
+                    break;
+                }
+                let rest = h - k;
+                if k > 0 && d & 1 != 0 && rest == 0 {
+                    out.push((i, k, [0, 0, 0]));
+                }
+                if k > 0 && d & 2 != 0 && rest > 0 {
+                    out.push((i, k, [rest, 0, 0]));
+                }
+                if d & 4 != 0 {
+                    out.extend((1..rest).map(|a| (i, k, [a, rest - a, 0])));
+                }
+                if d & 8 != 0 {
+                    for a in 1..rest {
+                        out.extend((1..rest - a).map(|b| (i, k, [a, b, rest - a - b])));
+                    }
+                }
+            }
+        }
+    }
+
+    fn play(&self, pos: &Vec<usize>, (i, _, leaves): Self::Move) -> Vec<usize> {
+        let mut next = pos.clone();
+        next.remove(i);
+        next.extend(leaves.iter().filter(|&&l| l > 0));
+        next
+    }
+
+    fn outcome(&self, pos: &Vec<usize>) -> Option<Value> {
+        let mut moves = Vec::new();
+        self.moves(pos, &mut moves);
+        moves.is_empty().then_some(Value::Loss)
+    }
+
+    fn plies(&self, _: &Vec<usize>) -> u32 {
+        0
+    }
+}
+
+#[test]
+fn small_octal_sums_get_remoteness_of_every_move_by_search() {
+    let mut rng = StdRng::seed_from_u64(25);
+    for code in ["0.77", "0.07", "0.137", "4.07", "0.007", "0.6", "0.51", "0.15"] {
+        let game: xo_core::games::octal::OctalGame = code.parse().unwrap();
+        let plain = PlainOctal(game.digits().to_vec());
+        for _ in 0..20 {
+            let heaps: Vec<usize> =
+                (0..rng.random_range(1..=2)).map(|_| rng.random_range(0..=4)).collect();
+            let text = heaps.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ");
+            let q = Query::parse(code, Some(&text), Question::Analysis { winning_only: false });
+            let Answer::Solve(r) = run(&q.unwrap()) else { panic!("a solve report") };
+            let want = plain_score(&plain, &heaps);
+            assert_eq!(
+                (r.value, r.remoteness),
+                (Some(want.value), Some(want.remoteness)),
+                "{code} {text}"
+            );
+            // Every move once, each with plain minimax's value and remoteness of the sum after it.
+            let mut legal = Vec::new();
+            plain.moves(&heaps, &mut legal);
+            let mut want: Vec<(usize, usize, Vec<usize>, Value, u32)> = legal
+                .iter()
+                .map(|&(i, k, leaves)| {
+                    let child = plain_score(&plain, &plain.play(&heaps, (i, k, leaves)));
+                    let mut left: Vec<usize> = leaves.into_iter().filter(|&l| l > 0).collect();
+                    left.sort_unstable();
+                    (i + 1, k, left, -child.value, child.remoteness + 1)
+                })
+                .collect();
+            want.sort();
+            want.dedup();
+            let got: Vec<_> = r
+                .heap_moves
+                .unwrap()
+                .into_iter()
+                .map(|m| (m.heap, m.removed, m.leaves, m.value, m.remoteness))
+                .collect();
+            assert_eq!(got, want, "{code} {text}");
+        }
+    }
+    // Past the threshold: Grundy values alone (no remoteness), for heaps of any size.
+    let big = format!("{} 1", xo_core::query::OCTAL_SEARCH_TOKENS);
+    let Answer::Solve(r) = run(&Query::parse("kayles", Some(&big), Question::Value).unwrap())
+    else {
+        panic!("a solve report")
+    };
+    assert!(r.remoteness.is_none() && r.heap_moves.is_none());
+}

@@ -33,12 +33,12 @@ mod solve;
 
 pub use describe::{describe, presets, GameInfo, Removal};
 pub use game::{Engine, Game, InputError};
-pub use plan::TREBLECROSS_SEARCH_CELLS;
+pub use plan::{OCTAL_SEARCH_TOKENS, TREBLECROSS_SEARCH_CELLS};
 pub use play::{best_move, AfterReport, BestReport, LegalMove, MovesReport};
 pub use prepared::{Query, Source, MAX_PLAY_CELLS};
 pub use report::{
-    Answer, CheckReport, CountReport, HeapMove, LengthCounts, MoveReport, OutcomeCounts,
-    SolveReport, StoppedReport,
+    Answer, CheckReport, CountReport, HeapMove, HeapMoveReport, LengthCounts, MoveReport,
+    OutcomeCounts, SolveReport, StoppedReport,
 };
 pub use sequence::{sequence, SequenceQuery, SequenceReport, UnknownSequence, MAX_UPTO};
 pub use solve::from_database;
@@ -188,6 +188,7 @@ impl Query {
             heap_values: None,
             nim_sum: None,
             winning_moves: None,
+            heap_moves: None,
             engine: self.engine().name(),
             note: None,
             reason: None,

@@ -24,6 +24,11 @@ use std::sync::Arc;
 /// less.
 pub const TREBLECROSS_SEARCH_CELLS: usize = 30;
 
+/// Sums of octal heaps of at most this many tokens in all are also searched, for the remoteness
+/// of the sum and of every move (Grundy values tell values only, for heaps of any size). The
+/// sums searched grow like the partitions of the tokens: 30 tokens take a few milliseconds.
+pub const OCTAL_SEARCH_TOKENS: usize = 30;
+
 /// What a solve question asks an engine for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Asked {
@@ -70,8 +75,9 @@ pub(crate) enum Solver {
     Lol { strip: LolStrip, cells: Vec<Cell>, marks: [(char, Cell); 2] },
     /// Treblecross by Grundy values.
     Treblecross(TreblecrossStrip),
-    /// Sums of octal heaps by Grundy values.
-    Heaps { game: OctalGame, heaps: Vec<usize> },
+    /// Sums of octal heaps by Grundy values; with `search`, also value and remoteness of the
+    /// sum and of every move by search.
+    Heaps { game: OctalGame, heaps: Vec<usize>, search: bool },
 }
 
 /// How a query is answered.

@@ -238,7 +238,8 @@ fn octal_plan(
     match question {
         Question::Value | Question::Score | Question::Analysis { .. } => {
             let heaps = parse_heaps(octal, text.unwrap_or(""))?;
-            let solver = Solver::Heaps { game: octal.clone(), heaps: heaps.clone() };
+            let search = heaps.iter().sum::<usize>() <= super::plan::OCTAL_SEARCH_TOKENS;
+            let solver = Solver::Heaps { game: octal.clone(), heaps: heaps.clone(), search };
             Ok((Subject::Heaps(heaps), Plan::Solve(solver, Asked::of(question))))
         }
         Question::Grundy { upto } => Ok((Subject::Heaps(Vec::new()), sequence(game, text, upto)?)),
@@ -288,7 +289,9 @@ fn placement_plan(
         Source::Text(Some(text)) => Setup::parse(rules, text)?,
         Source::Text(None) => Setup::empty(rules),
         Source::Columns(columns) => {
-            Setup { cells: Position::from_columns(rules, columns)?.cells().to_vec() }
+            let pos = Position::from_columns(rules, columns)
+                .map_err(|e| InputError::Request(format!("moves: {e}")))?;
+            Setup { cells: pos.cells().to_vec() }
         }
     };
     if question == Question::Reach {

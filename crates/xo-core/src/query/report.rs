@@ -66,6 +66,22 @@ pub struct HeapMove {
     pub leaves: Vec<usize>,
 }
 
+/// A move in a sum of heaps with its value and remoteness for the player making it (sums small
+/// enough to search).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HeapMoveReport {
+    /// 1-based index of the heap moved in.
+    pub heap: usize,
+    /// Tokens removed.
+    pub removed: usize,
+    /// Heaps left in its place.
+    pub leaves: Vec<usize>,
+    /// Its value for the player making it.
+    pub value: Value,
+    /// Plies to the end under perfect play, counting this move.
+    pub remoteness: u32,
+}
+
 /// What solving a position found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SolveReport {
@@ -99,6 +115,10 @@ pub struct SolveReport {
     /// For sums of heaps: every winning move.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winning_moves: Option<Vec<HeapMove>>,
+    /// For sums of heaps small enough to search: every move (only the winning ones when asked)
+    /// with its value and remoteness.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heap_moves: Option<Vec<HeapMoveReport>>,
     /// Which engine answered.
     pub engine: &'static str,
     /// Anything the reader should know (what the engine does not tell).

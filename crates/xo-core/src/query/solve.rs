@@ -2,7 +2,7 @@
 //! converted when the query was prepared, and its result goes into one [`SolveReport`].
 
 use super::plan::{Asked, GravityInput, Solver};
-use super::{HeapMove, MoveReport, Query, Question, SolveReport};
+use super::{HeapMove, HeapMoveReport, MoveReport, Query, Question, SolveReport};
 use crate::budget::{Meter, Stopped};
 use crate::games::board::{Board, BoardPosition};
 use crate::games::lol::{Cell, LolStrip};
@@ -37,7 +37,7 @@ pub(super) fn solve(
             lol_components(strip, cells, *marks, asked, meter, r)?
         }
         Solver::Treblecross(strip) => treblecross(strip, asked, meter, r)?,
-        Solver::Heaps { game, heaps } => {
+        Solver::Heaps { game, heaps, search } => {
             let mut seq = NimSequence::new(game.clone());
             let a = analyse_sum_within(&mut seq, heaps, meter).map_err(|e| match e {
                 SumError::Stopped(s) => s,
@@ -60,12 +60,45 @@ pub(super) fn solve(
                         .collect(),
                 );
             }
+            if *search && !asked.value_only {
+                heap_search(game, heaps, asked, meter, r)?;
+            }
         }
     }
     if let Some(rules) = query.rules() {
         pons_scores(rules, query.plies(), &mut report);
     }
     Ok(report)
+}
+
+/// The remoteness of a small sum of heaps and every move's value and remoteness, by search.
+fn heap_search(
+    game: &crate::games::octal::OctalGame,
+    heaps: &[usize],
+    asked: Asked,
+    meter: &Meter,
+    report: &mut SolveReport,
+) -> Result<(), Stopped> {
+    let mut search = crate::solve::heaps::HeapSearch::new(game);
+    report.remoteness = Some(search.score(heaps, meter)?.remoteness);
+    if asked.score_only {
+        return Ok(());
+    }
+    let moves = search.moves(heaps, meter)?;
+    report.heap_moves = Some(
+        moves
+            .into_iter()
+            .filter(|m| !asked.winning_only || m.scored.value == Value::Win)
+            .map(|m| HeapMoveReport {
+                heap: m.heap + 1,
+                removed: m.removed,
+                leaves: m.leaves,
+                value: m.scored.value,
+                remoteness: m.scored.remoteness,
+            })
+            .collect(),
+    );
+    Ok(())
 }
 
 /// Pascal Pons' score of a game won at ply `end` (counted from the empty board), for the winner:

@@ -5,6 +5,7 @@ pub mod count;
 pub mod enumerate;
 pub mod gravity;
 pub mod grundy;
+pub mod heaps;
 pub mod lol;
 pub mod minimax;
 pub mod negamax;
