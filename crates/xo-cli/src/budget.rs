@@ -82,12 +82,13 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(seconds).map_err(|e| format!("{text}: {e}"))
 }
 
-/// The flag that raises `limit`.
+/// What raises `limit`: its flag (nothing does for a cancelled job).
 pub fn flag(limit: Limit) -> &'static str {
     match limit {
         Limit::Nodes => "--max-nodes",
         Limit::Time => "--timeout",
         Limit::Memory => "--memory-mib",
+        Limit::Cancelled => "no flag: it was cancelled",
     }
 }
 

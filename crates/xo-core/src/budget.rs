@@ -81,6 +81,9 @@ pub enum Limit {
     Time,
     /// [`Budget::memory_bytes`].
     Memory,
+    /// No budget: the job was cancelled from outside ([`Meter::cancel`]: a client went away,
+    /// a search that no longer needs its helpers).
+    Cancelled,
 }
 
 impl Limit {
@@ -89,6 +92,7 @@ impl Limit {
             Limit::Nodes => 1,
             Limit::Time => 2,
             Limit::Memory => 3,
+            Limit::Cancelled => 4,
         }
     }
 
@@ -97,6 +101,7 @@ impl Limit {
             1 => Some(Limit::Nodes),
             2 => Some(Limit::Time),
             3 => Some(Limit::Memory),
+            4 => Some(Limit::Cancelled),
             _ => None,
         }
     }
@@ -108,6 +113,7 @@ impl fmt::Display for Limit {
             Limit::Nodes => "node",
             Limit::Time => "time",
             Limit::Memory => "memory",
+            Limit::Cancelled => "cancelled",
         })
     }
 }
@@ -150,14 +156,18 @@ impl fmt::Display for Stopped {
             Limit::Nodes => format!("{} positions", self.budget),
             Limit::Time => format!("{} s", self.budget as f64 / 1000.0),
             Limit::Memory => format!("{} MiB", self.budget.div_ceil(1 << 20)),
+            Limit::Cancelled => String::new(),
         };
-        write!(
-            f,
-            "stopped at the {} budget ({budget}) after {} positions in {:.1} s",
-            self.limit,
-            self.nodes,
-            self.elapsed_ms as f64 / 1000.0
-        )?;
+        let (nodes, secs) = (self.nodes, self.elapsed_ms as f64 / 1000.0);
+        if self.limit == Limit::Cancelled {
+            write!(f, "cancelled after {nodes} positions in {secs:.1} s")?;
+        } else {
+            write!(
+                f,
+                "stopped at the {} budget ({budget}) after {nodes} positions in {secs:.1} s",
+                self.limit
+            )?;
+        }
         if !self.reached.is_empty() {
             write!(f, ", {}", self.reached)?;
         }
@@ -270,11 +280,20 @@ impl Meter {
         self.inner.started.elapsed()
     }
 
-    /// Asks every later check to fail with the time limit (a client went away, a user pressed
-    /// Ctrl-C).
+    /// Asks every later check to fail, reporting [`Limit::Cancelled`] (a client went away, a
+    /// user pressed Ctrl-C). A job already stopped at a limit keeps that limit.
+    ///
+    /// ```
+    /// use xo_core::budget::{Limit, Meter};
+    /// let meter = Meter::default();
+    /// meter.cancel();
+    /// let stopped = meter.check().unwrap_err();
+    /// assert_eq!(stopped.limit, Limit::Cancelled);
+    /// assert!(stopped.to_string().starts_with("cancelled after 0 positions"));
+    /// ```
     pub fn cancel(&self) {
         self.inner.cancelled.store(true, Ordering::Relaxed);
-        self.halt(Limit::Time);
+        self.halt(Limit::Cancelled);
     }
 
     /// Whether a limit has been reached.
@@ -350,6 +369,7 @@ impl Meter {
             Limit::Nodes => self.inner.budget.max_nodes,
             Limit::Time => u64::try_from(self.inner.budget.timeout.as_millis()).unwrap_or(u64::MAX),
             Limit::Memory => self.inner.budget.memory_bytes,
+            Limit::Cancelled => 0,
         };
         Stopped {
             limit,
