@@ -130,7 +130,7 @@ fn partial_path(book: &Path) -> PathBuf {
 
 /// The cores the build's workers run on (each has its own table).
 fn cores() -> u64 {
-    std::thread::available_parallelism().map_or(1, |n| n.get() as u64)
+    xo_core::threads::cores() as u64
 }
 
 /// Reads and checks a book file.

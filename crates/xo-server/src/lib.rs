@@ -79,7 +79,7 @@ impl Default for Config {
                 timeout: Duration::from_secs(10),
                 memory_bytes: 256 << 20,
             },
-            workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            workers: xo_core::threads::cores(),
             queue: 1024,
             max_uri: 16 << 10,
             max_body: 1 << 20,

@@ -217,9 +217,10 @@ impl Board {
         p
     }
 
-    /// The position after a game written as its columns (`1`-`9`, left to right), the way
-    /// Connect 4 games are: each move drops the mover's mark into that column. `None` when a
-    /// character is not a column of the board or the column is full.
+    /// The position after a game written as its columns, the way Connect 4 games are, in the
+    /// one grammar of [`parse_columns`](crate::rules::parse_columns) (`4453`; `10,11,3` past 9
+    /// columns): each move drops the mover's mark into that column. `None` when the text is not
+    /// columns of the board or a column is full.
     ///
     /// ```
     /// use xo_core::games::board::{Board, BoardPosition};
@@ -233,8 +234,7 @@ impl Board {
     pub fn play_columns(&self, columns: &str) -> Option<BoardPosition> {
         let w = self.rules.width;
         let mut pos = BoardPosition::default();
-        for ch in columns.chars() {
-            let col = ch.to_digit(10)?.checked_sub(1).filter(|&c| c < w)?;
+        for col in crate::rules::parse_columns(w, columns).ok()? {
             let playable = self.playable(&pos);
             let cell =
                 (0..self.cells as u32).rev().find(|&c| c % w == col && playable >> c & 1 == 1)?;

@@ -70,7 +70,8 @@ pub struct BestReport {
     /// Who is to move.
     pub to_move: String,
     /// The best move with its value and remoteness, `null` when the game is over (or the budget
-    /// ran out before any move was known).
+    /// ran out before any move was known). From the look-ahead (`proven: false`), a move whose
+    /// value the two plies do not settle is reported as a draw with no remoteness.
     pub best: Option<MoveReport>,
     /// Whether `best` comes from the exact answer (false: from the look-ahead that runs when
     /// the budget did not allow it).

@@ -231,8 +231,9 @@ impl Engine {
             Method::FilteredScalar => Some(Kernel::Scalar),
             _ => None,
         };
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        let threads = cores.min(rules.window()).min(MAX_THREADS);
+        // The one thread policy: every core this process may use, as the engine's window allows.
+        let threads =
+            crate::threads::allowed(None, usize::MAX).min(rules.window()).min(MAX_THREADS);
         Engine {
             rules,
             method,
