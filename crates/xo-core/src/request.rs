@@ -169,6 +169,10 @@ fn is_solve(a: &Ask) -> bool {
 }
 
 /// The names of the fields, as JSON and text parameters spell them.
+///
+/// ```
+/// assert!(xo_core::request::FIELDS.contains(&"move"));
+/// ```
 pub const FIELDS: [&str; 18] = [
     "game",
     "rules",

@@ -22,11 +22,26 @@ use std::sync::Arc;
 /// for strips of any length). An empty strip of 30 cells takes about 0.3 s to analyse by search
 /// on one core (28: 0.2 s, 32: 0.8 s, 36: 5 s, 40: 25 s), and most positions of such strips far
 /// less.
+///
+/// ```
+/// use xo_core::query::{Engine, Query, Question, TREBLECROSS_SEARCH_CELLS};
+/// let engine = |n: usize| Query::parse(&format!("treblecross:{n}"), None, Question::Value).unwrap().engine();
+/// assert_eq!(engine(TREBLECROSS_SEARCH_CELLS), Engine::Negamax);
+/// assert_eq!(engine(TREBLECROSS_SEARCH_CELLS + 1), Engine::TreblecrossGrundy);
+/// ```
 pub const TREBLECROSS_SEARCH_CELLS: usize = 30;
 
 /// Sums of octal heaps of at most this many tokens in all are also searched, for the remoteness
 /// of the sum and of every move (Grundy values tell values only, for heaps of any size). The
 /// sums searched grow like the partitions of the tokens: 30 tokens take a few milliseconds.
+///
+/// ```
+/// use xo_core::budget::Meter;
+/// use xo_core::query::{answer, Answer, Query, Question, OCTAL_SEARCH_TOKENS};
+/// let q = Query::parse("kayles", Some(&OCTAL_SEARCH_TOKENS.to_string()), Question::Score).unwrap();
+/// let Answer::Solve(r) = answer(&q, &Meter::default()).unwrap() else { panic!() };
+/// assert!(r.remoteness.is_some());
+/// ```
 pub const OCTAL_SEARCH_TOKENS: usize = 30;
 
 /// What a solve question asks an engine for.

@@ -28,6 +28,15 @@ pub struct LegalMove {
 }
 
 /// The legal moves of a position.
+///
+/// ```
+/// use xo_core::query::{answer, Answer, Query, Question};
+/// let q = Query::parse("lol:3", Some("L.."), Question::Moves).unwrap();
+/// let Answer::Moves(r) = answer(&q, &Default::default()).unwrap() else { panic!() };
+/// let names: Vec<&str> = r.moves.iter().map(|m| m.name.as_str()).collect();
+/// assert_eq!(names, ["2L", "2O", "3L", "3O"]);
+/// assert_eq!(r.moves[1].position, "LO.");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MovesReport {
     /// The game's canonical name.
@@ -61,6 +70,13 @@ pub struct AfterReport {
 }
 
 /// The best move of a position.
+///
+/// ```
+/// use xo_core::query::{answer, Answer, Query, Question};
+/// let q = Query::parse("tictactoe", Some("XX.OO...."), Question::Best).unwrap();
+/// let Answer::Best(r) = answer(&q, &Default::default()).unwrap() else { panic!() };
+/// assert_eq!((r.best.unwrap().name.as_str(), r.proven), ("3", true));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BestReport {
     /// The game's canonical name.

@@ -14,9 +14,24 @@ use crate::solve::grundy::max_heap;
 
 /// The most cells of a board whose moves are listed or played one by one (moves name cells up
 /// to 256).
+///
+/// ```
+/// use xo_core::query::{Query, Question, MAX_PLAY_CELLS};
+/// assert!(Query::parse(&format!("lol:{MAX_PLAY_CELLS}"), None, Question::Moves).is_ok());
+/// assert!(Query::parse(&format!("lol:{}", MAX_PLAY_CELLS + 1), None, Question::Moves).is_err());
+/// ```
 pub const MAX_PLAY_CELLS: usize = 256;
 
 /// Where a position comes from.
+///
+/// ```
+/// use xo_core::query::{Game, Query, Question, Source};
+/// let c4 = Game::parse("connect4").unwrap();
+/// let columns = Query::prepare(c4.clone(), Source::Columns("4"), Question::Value, None).unwrap();
+/// let text = format!("{}X...", ".".repeat(38));
+/// let cells = Query::prepare(c4, Source::Text(Some(&text)), Question::Value, None).unwrap();
+/// assert_eq!(columns.position(), cells.position());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source<'a> {
     /// Position text (cells, or heap sizes); the empty board or no heaps when `None`.
