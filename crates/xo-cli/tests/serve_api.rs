@@ -592,3 +592,16 @@ fn the_same_request_gets_the_same_answer_through_ask_and_the_command() {
     refused(s, "/api/ask?game=connect:12,2,4&moves=1111", 400, "separated by commas");
     refused(s, "/api/ask?game=tictactoe&book=x", 400, "no parameter 'book'");
 }
+
+/// A game given as TOML rules text answers as the same game by name does.
+#[test]
+fn ask_takes_rules_as_text() {
+    let server = Server::start(&[]);
+    let rules = "name = \"t\"\nwidth = 3\nheight = 3\nmarks = \"own\"\nk = 3\n";
+    let (status, body) =
+        server.get(&format!("/api/ask?rules={}&position=XX.OO....", encode(rules)));
+    assert_eq!(status, 200, "{body}");
+    let by_name = server.get("/api/ask?game=tictactoe&position=XX.OO....").1;
+    let strip = |b: &str| b.replacen("\"game\":\"t\"", "\"game\":\"tictactoe\"", 1);
+    assert_eq!(strip(&body), by_name);
+}

@@ -145,7 +145,9 @@ async fn read_query(
 ) -> Result<(Query, Meter), ApiError> {
     let params = Params::read(request, endpoint, names, state.config.max_body).await?;
     let budget = params.budget(&state.config.budget)?;
-    params.required("game")?;
+    if params.get("rules").is_none() {
+        params.required("game")?;
+    }
     let mut asked = XoRequest::from_pairs(params.pairs()).map_err(bad)?;
     if let Some(question) = question {
         asked.question = question;
