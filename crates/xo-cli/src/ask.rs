@@ -14,9 +14,9 @@ use xo_core::query::{answer, Answer, Question};
 use xo_core::request::Request;
 
 /// What one of the query commands was asked: the core's request (filled from the flags), and
-/// what only the command does with it.
+/// what only the command does with it (its output, its input lines, its loaded book).
 #[derive(Debug, Clone)]
-pub struct Ask {
+pub struct Job {
     /// The request, as the flags fill it; its position is `-` for standard input.
     pub request: Request,
     /// Print JSON.
@@ -27,13 +27,13 @@ pub struct Ask {
     pub books: Vec<std::sync::Arc<xo_core::solve::book::Book>>,
 }
 
-impl Ask {
+impl Job {
     /// The request for `game` (a name, or a TOML rules file read into the request), answered as
     /// text.
-    pub fn new(game: &str) -> Result<Ask> {
+    pub fn new(game: &str) -> Result<Job> {
         let mut request = Request::default();
         request_game(game, &mut request)?;
-        Ok(Ask { request, json: false, lines: false, books: Vec::new() })
+        Ok(Job { request, json: false, lines: false, books: Vec::new() })
     }
 }
 
@@ -46,7 +46,7 @@ pub struct Ended {
 
 /// Answers `request` and writes its report; `Err(OverBudget)` after writing the report (unknown,
 /// or partial) when the budget ran out.
-fn ask_one(ask: &Ask, request: &Request, meter: &Meter, out: &mut impl Write) -> Result<Ended> {
+fn ask_one(ask: &Job, request: &Request, meter: &Meter, out: &mut impl Write) -> Result<Ended> {
     let query = request.prepare(&ask.books, xo_core::threads::cores())?;
     if let (Some(book), None) = (ask.books.first(), query.book()) {
         // A book of another board would never be consulted: refused, not silently ignored.
@@ -74,7 +74,7 @@ fn ask_one(ask: &Ask, request: &Request, meter: &Meter, out: &mut impl Write) ->
 }
 
 /// Runs a query command, writing to `out`.
-pub fn run(ask: &Ask, out: &mut impl Write) -> Result<Ended> {
+pub fn run(ask: &Job, out: &mut impl Write) -> Result<Ended> {
     // The request's own checks first (flags that do not go together), before reading anything.
     if !ask.lines {
         ask.request.question()?;
@@ -97,7 +97,7 @@ pub fn run(ask: &Ask, out: &mut impl Write) -> Result<Ended> {
 /// The longest line `--lines` reads.
 const MAX_LINE: u64 = 64 << 20;
 
-fn run_lines(ask: &Ask, meter: &Meter, out: &mut impl Write) -> Result<Ended> {
+fn run_lines(ask: &Job, meter: &Meter, out: &mut impl Write) -> Result<Ended> {
     if ask.request.position.is_some() {
         anyhow::bail!("--lines reads the positions from standard input; give no POSITION");
     }

@@ -8,14 +8,14 @@ use anyhow::Result;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;
-use xo_cli::ask::{self, Ask};
+use xo_cli::ask::{self, Job};
 use xo_cli::batch::{
     self, BatchError, Connect4ScoreAnswerer, LolAnswerer, TreblecrossAnswerer, TttCountAnswerer,
 };
 use xo_cli::budget::{BudgetArgs, OverBudget};
 use xo_cli::play::{play, Side};
 use xo_core::query::Question;
-use xo_core::request::Ask as AskFor;
+use xo_core::request::Ask;
 
 /// Plays noughts-and-crosses-like games perfectly.
 ///
@@ -293,8 +293,8 @@ fn exit_for(err: &anyhow::Error) -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let query = |at: PositionArgs, question, budget: &BudgetArgs| -> Result<Ask> {
-        let mut ask = Ask::new(&at.game)?;
+    let query = |at: PositionArgs, question, budget: &BudgetArgs| -> Result<Job> {
+        let mut ask = Job::new(&at.game)?;
         let request = &mut ask.request;
         (request.position, request.moves, request.question) = (at.position, at.moves, question);
         budget.fill(request);
@@ -357,7 +357,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Solve { at, value_only, winning, no_moves, budget, book, threads, .. } => {
-            let mut ask = query(at, AskFor::Solve, &budget)?;
+            let mut ask = query(at, Ask::Solve, &budget)?;
             let request = &mut ask.request;
             (request.value_only, request.winning, request.no_moves) =
                 (value_only, winning, no_moves);
@@ -369,21 +369,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Moves { at, play, best, budget } => {
             let question = match (&play, best) {
-                (Some(_), _) => AskFor::After,
-                (None, true) => AskFor::Best,
-                (None, false) => AskFor::Moves,
+                (Some(_), _) => Ask::After,
+                (None, true) => Ask::Best,
+                (None, false) => Ask::Moves,
             };
             let mut ask = query(at, question, &budget)?;
             ask.request.play = play;
             ask::run(&ask, &mut out)?;
         }
         Command::Count { at, by_length, dense, budget } => {
-            let mut ask = query(at, AskFor::Count, &budget)?;
+            let mut ask = query(at, Ask::Count, &budget)?;
             (ask.request.by_length, ask.request.dense) = (by_length, dense);
             ask::run(&ask, &mut out)?;
         }
         Command::Check { at, budget } => {
-            if ask::run(&query(at, AskFor::Check, &budget)?, &mut out)?.unreachable {
+            if ask::run(&query(at, Ask::Check, &budget)?, &mut out)?.unreachable {
                 return Ok(ExitCode::from(1));
             }
         }
