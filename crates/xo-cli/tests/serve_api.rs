@@ -605,3 +605,37 @@ fn ask_takes_rules_as_text() {
     let strip = |b: &str| b.replacen("\"game\":\"t\"", "\"game\":\"tictactoe\"", 1);
     assert_eq!(strip(&body), by_name);
 }
+
+/// Issue 20's regression through both front ends: short Treblecross strips and small octal sums
+/// answered with remoteness, the same JSON from the server and the command, on random positions.
+#[test]
+fn random_short_strips_and_small_sums_answer_alike_with_remoteness() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(20);
+    let server = Server::start(&[]);
+    for _ in 0..8 {
+        let n = rng.random_range(3..=20);
+        let strip: String = (0..n).map(|_| if rng.random_bool(0.15) { 'X' } else { '.' }).collect();
+        let (status, body) = server.get(&format!("/api/ask?game=treblecross&position={strip}"));
+        let (printed, code) = xo(&["solve", "treblecross", &strip, "--json"]);
+        if code == 2 {
+            assert_eq!(status, 400, "{strip}: {body}"); // a strip that cannot occur, refused by both
+            continue;
+        }
+        assert_eq!((status, &body), (200, &printed), "{strip}");
+        let json: Json = serde_json::from_str(&body).unwrap();
+        assert!(json["remoteness"].is_u64(), "{strip}: {body}");
+        assert!(json["moves"].as_array().unwrap().iter().all(|m| m["remoteness"].is_u64()));
+    }
+    for _ in 0..6 {
+        let heaps: Vec<String> =
+            (0..rng.random_range(1..=3)).map(|_| rng.random_range(0..=8).to_string()).collect();
+        let heaps = heaps.join(" ");
+        let (status, body) =
+            server.get(&format!("/api/ask?game=kayles&position={}", encode(&heaps)));
+        let (printed, _) = xo(&["solve", "kayles", &heaps, "--json"]);
+        assert_eq!((status, &body), (200, &printed), "{heaps}");
+        let json: Json = serde_json::from_str(&body).unwrap();
+        assert!(json["remoteness"].is_u64() && json["heap_moves"].is_array(), "{heaps}: {body}");
+    }
+}
