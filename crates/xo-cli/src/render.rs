@@ -103,6 +103,7 @@ pub fn render_answer(query: &Query, answer: &Answer, value_only: bool) -> String
             out
         }
         Answer::Stopped(r) => format!("unknown: {}\n", r.error),
+        Answer::UnknownSequence(r) => format!("{}: unknown: {}\n", r.game, r.reason),
     }
 }
 

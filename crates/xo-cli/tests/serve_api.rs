@@ -537,6 +537,7 @@ fn said_one_way_done_another_over_http() {
     let cli: Json = serde_json::from_str(&printed).unwrap();
     assert_eq!(keys(&json), keys(&cli));
     assert_eq!(json["stopped"]["limit"], "nodes");
+}
 
 /// Issue 20: one request, the same answer through `/api/ask` (every field of the core's request
 /// by name) and the command, for every kind of question, the play ones among them.

@@ -128,6 +128,10 @@ impl Query {
     /// assert_eq!(json["stopped"]["limit"], "nodes");
     /// ```
     pub fn unanswered(&self, stop: &Stopped) -> Answer {
+        // A nim-sequence keeps its shape, each figure unknown.
+        if let Plan::Sequence(seq) = self.plan() {
+            return Answer::UnknownSequence(seq.unanswered(stop));
+        }
         let reason = Some(stop.to_string());
         let stopped = Some(stop.clone());
         match self.question() {
@@ -163,8 +167,7 @@ impl Query {
                 reason,
                 stopped,
             }),
-            // Answered without search, so never stopped; and a nim-sequence has no partial
-            // shape: the stop alone.
+            // Answered without search, so never stopped: the stop alone.
             Question::Grundy { .. } | Question::Moves | Question::After => {
                 Answer::Stopped(StoppedReport { error: stop.to_string(), stopped: stop.clone() })
             }

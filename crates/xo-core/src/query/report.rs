@@ -234,6 +234,9 @@ pub enum Answer {
     Check(CheckReport),
     /// For [`Question::Grundy`](super::Question::Grundy).
     Sequence(super::SequenceReport),
+    /// For [`Question::Grundy`](super::Question::Grundy) stopped at its budget: the same
+    /// fields, each figure unknown.
+    UnknownSequence(super::UnknownSequence),
     /// For [`Question::Moves`](super::Question::Moves).
     Moves(super::MovesReport),
     /// For [`Question::After`](super::Question::After).
@@ -253,6 +256,7 @@ impl Answer {
             Answer::Check(r) => r.stopped.as_ref(),
             Answer::Best(r) => r.stopped.as_ref(),
             Answer::Stopped(r) => Some(&r.stopped),
+            Answer::UnknownSequence(r) => Some(&r.stopped),
             Answer::Sequence(_) | Answer::Moves(_) | Answer::After(_) => None,
         }
     }
