@@ -1,0 +1,62 @@
+//! What the search guesses and bounds without searching: how promising a move looks (the order
+//! moves are tried in) and the claimeven bound (what the second player gets on a board of even
+//! height by answering every stone right above it).
+
+use super::{win_at, GravityPosition, GravitySolver};
+use crate::games::gravity::Bits;
+
+impl<B: Bits> GravitySolver<B> {
+    /// How promising the move to `cell` looks for the player to move (higher first): the
+    /// threats it leaves them, weighted by how soon they can bite. A threat directly above one
+    /// of the opponent's is worthless (the opponent wins below it first); one right above a
+    /// cell that can be played next forbids the opponent that cell, and counts more.
+    #[inline]
+    pub(super) fn move_promise(&self, pos: &GravityPosition<B>, cell: B, theirs: B) -> u32 {
+        let b = &self.board;
+        let mask = pos.mask | cell;
+        let mine = b.winning_cells(pos.current | cell, mask) & !(theirs << 1);
+        if mine == B::ZERO {
+            return 0;
+        }
+        // Measured on Pons' begin-medium set and the empty 6x6 board: counting the useful
+        // threats twice and the ones right above a playable cell once more visits 15-25% fewer
+        // positions than counting every threat; weighing threats two rows up, or by the row
+        // parity that favours their owner, did not help.
+        let playable = (mask + b.bottom()) & b.board_mask();
+        let next = mine & (playable << 1);
+        next.count_ones() + 2 * mine.count_ones()
+    }
+
+    /// An upper bound on the score of `pos` for the player to move, from the strategy in which
+    /// the other player answers every stone in an odd row (1st, 3rd, ... from the bottom) with
+    /// one right above it. On a board of even height with an even number of empty cells (the
+    /// caller's to check), that player can thereby take every even-row cell that cannot be
+    /// played now (a stone in an even row that can be played now is answered in another column
+    /// whose next cell is in an even row: there is one, since the empty cells are even). So the
+    /// player to move gets at most the other cells: if no line fits in them, they cannot win
+    /// (at best a draw, score 0); if moreover the other player's stones and guaranteed cells
+    /// hold a line, the player to move loses, at the latest when the line's last cell is filled
+    /// with the cells above it still empty. `i32::MAX` when the strategy proves nothing.
+    pub(super) fn claimeven_bound(&self, pos: &GravityPosition<B>) -> i32 {
+        let b = &self.board;
+        let even_rows = b.board_mask() & !self.odd_rows;
+        let theirs = pos.opponent() | (even_rows & !pos.mask & !b.possible(pos));
+        if b.has_line(b.board_mask() & !theirs) {
+            return i32::MAX;
+        }
+        if !b.has_line(theirs) {
+            return 0;
+        }
+        // The lowest even row r (1-based) such that the cells up to it already hold a line: the
+        // line is complete with at least H - r cells empty above its last cell.
+        let (n, h) = (b.cells() as i32, b.height());
+        let mut rows = B::ZERO;
+        for r in 0..h {
+            rows |= b.bottom() << r;
+            if r % 2 == 1 && b.has_line(theirs & rows) {
+                return -win_at(n, n - (h - 1 - r) as i32);
+            }
+        }
+        -win_at(n, n)
+    }
+}

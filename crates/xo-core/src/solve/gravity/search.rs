@@ -1,0 +1,238 @@
+//! The search itself: null-window negamax over the non-losing moves, with its bounds, the table
+//! and the move order, and the narrowing of a score range by such searches.
+//!
+//! Contract of [`GravitySolver::negamax`] (after Pons' `Solver.cpp`): called with a window
+//! `(alpha, beta)` on a position whose mover cannot win at once, it returns the exact score when
+//! that lies inside the window, an upper bound `<= alpha` when the score is at most `alpha`, and
+//! a lower bound `>= beta` when the score is at least `beta`.
+
+use super::{probe_point, win_at, GravityPosition, GravitySolver, BEST_MOVE_PROMISE};
+use crate::budget::Meter;
+use crate::games::gravity::Bits;
+
+impl<B: Bits> GravitySolver<B> {
+    /// The score of `pos` known to lie in `[min, max]`, by null-window searches.
+    pub(super) fn narrow(
+        &mut self,
+        pos: &GravityPosition<B>,
+        meter: &Meter,
+        mut min: i32,
+        mut max: i32,
+    ) -> i32 {
+        while min < max {
+            let med = probe_point(min, max);
+            let r = self.negamax(pos, meter, med, med + 1);
+            if self.ticker.is_stopped() {
+                return 0;
+            }
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        min
+    }
+
+    /// The moves of `pos` that do not let the opponent win at once, as cells, and the
+    /// opponent's winning cells (playable or not).
+    #[inline]
+    pub(super) fn non_losing_moves(&self, pos: &GravityPosition<B>) -> (B, B) {
+        let b = &self.board;
+        let mut possible = b.possible(pos);
+        let theirs = b.winning_cells(pos.opponent(), pos.mask);
+        let forced = possible & theirs;
+        if forced != B::ZERO {
+            if forced & (forced - B::ONE) != B::ZERO {
+                return (B::ZERO, theirs);
+            }
+            possible = forced;
+        }
+        (possible & !(theirs >> 1), theirs)
+    }
+
+    /// The table key of `pos`, and whether it is its mirror image's key.
+    #[inline]
+    pub(super) fn table_key_mirrored(&self, pos: &GravityPosition<B>) -> (B, bool) {
+        let key = self.board.key(pos);
+        if pos.moves < self.symmetric_below {
+            let mirror = self.board.mirror_key(pos);
+            if mirror < key {
+                return (mirror, true);
+            }
+        }
+        (key, false)
+    }
+
+    pub(super) fn table_key(&self, pos: &GravityPosition<B>) -> B {
+        if pos.moves < self.symmetric_below {
+            self.board.symmetric_key(pos)
+        } else {
+            self.board.key(pos)
+        }
+    }
+
+    /// The score of `pos` if it lies in `(alpha, beta)`; otherwise a bound on the same side of
+    /// the window. The mover cannot win at once.
+    pub(super) fn negamax(
+        &mut self,
+        pos: &GravityPosition<B>,
+        meter: &Meter,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.ticker.tick(Some(meter)) {
+            return 0;
+        }
+        let n = self.board.cells() as i32;
+        let m = pos.moves as i32;
+        let (next, theirs) = self.non_losing_moves(pos);
+        if next == B::ZERO {
+            // Every move lets the opponent win with their next stone.
+            return -win_at(n, m + 2);
+        }
+        if m >= n - 2 {
+            // Neither side can win any more.
+            return 0;
+        }
+        if let Some(score) = self.book_score(pos) {
+            // Exact: inside the window or a bound on the right side of it.
+            return score;
+        }
+        let min = self.min_at[m as usize];
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let max = self.max_at[m as usize];
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        if self.even_height && m % 2 == 0 && beta > self.claimeven_floor {
+            let bound = self.claimeven_bound(pos);
+            if beta > bound {
+                beta = bound;
+                if alpha >= beta {
+                    return beta;
+                }
+            }
+        }
+        let (low, range) = self.encoding();
+        let (key, mirrored) = self.table_key_mirrored(pos);
+        let stored = self.table.as_ref().map_or(0, |t| t.get(key));
+        let bound = (stored & self.bound_mask) as i32;
+        // The move that last proved a lower bound here, first to try (0-based column + 1).
+        let mut best = stored >> self.bound_bits;
+        if best != 0 && mirrored {
+            best = self.board.width() + 1 - best;
+        }
+        if bound != 0 {
+            if bound > range {
+                let lower = bound - range + low - 1;
+                if alpha < lower {
+                    alpha = lower;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+            } else {
+                let upper = bound + low - 1;
+                if beta > upper {
+                    beta = upper;
+                    if alpha >= beta {
+                        return beta;
+                    }
+                }
+            }
+        }
+        // Moves by their promise, the stored best move first, centre first among equals:
+        // (promise << 8 | column), at most 32 columns.
+        let mut moves = [0u32; 32];
+        let mut len = 0usize;
+        let b = &self.board;
+        for &col in self.order.iter().rev() {
+            let cell = next & b.column_mask(col);
+            if cell == B::ZERO {
+                continue;
+            }
+            let promise = if col + 1 == best {
+                BEST_MOVE_PROMISE
+            } else {
+                self.move_promise(pos, cell, theirs)
+            };
+            let mut i = len;
+            while i > 0 && moves[i - 1] >> 8 > promise {
+                moves[i] = moves[i - 1];
+                i -= 1;
+            }
+            moves[i] = promise << 8 | col;
+            len += 1;
+        }
+        // A child whose upper bound already lifts this node to beta proves it.
+        if pos.moves < self.etc_below {
+            if let Some(t) = &self.table {
+                for &mv in &moves[..len] {
+                    let mut child = *pos;
+                    let col = mv & 0xFF;
+                    self.board.play_cell(&mut child, next & self.board.column_mask(col));
+                    let b = (t.get(self.table_key(&child)) & self.bound_mask) as i32;
+                    if b != 0 && b <= range {
+                        let upper = b + low - 1;
+                        if -upper >= beta {
+                            self.store(
+                                key,
+                                pos.moves,
+                                mirrored,
+                                -upper - low + 1 + range,
+                                Some(col),
+                            );
+                            return -upper;
+                        }
+                    }
+                }
+            }
+        }
+        for i in (0..len).rev() {
+            let mut child = *pos;
+            let col = moves[i] & 0xFF;
+            self.board.play_cell(&mut child, next & self.board.column_mask(col));
+            let score = -self.negamax(&child, meter, -beta, -alpha);
+            if self.ticker.is_stopped() {
+                return 0;
+            }
+            if score >= beta {
+                self.store(key, pos.moves, mirrored, score - low + 1 + range, Some(col));
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+        }
+        self.store(key, pos.moves, mirrored, alpha - low + 1, None);
+        alpha
+    }
+
+    /// Stores the encoded bound `code` (never 0) of the position of table key `key` (the key of
+    /// its mirror image when `mirrored`), with the move that proved it.
+    #[inline]
+    pub(super) fn store(
+        &mut self,
+        key: B,
+        stones: u32,
+        mirrored: bool,
+        code: i32,
+        best: Option<u32>,
+    ) {
+        if let Some(t) = &self.table {
+            let w = self.board.width();
+            let best = best.map_or(0, |c| if mirrored { w - c } else { c + 1 });
+            t.put(key, best << self.bound_bits | code as u32, stones);
+        }
+    }
+}

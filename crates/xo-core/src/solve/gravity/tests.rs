@@ -1,0 +1,82 @@
+//! The engine's own conventions and bounds, tested against plain negamax.
+
+use super::*;
+
+#[test]
+fn remoteness_inverts_the_score() {
+    for (w, h) in [(7, 6), (5, 3), (3, 3), (4, 4), (1, 1)] {
+        let b = GravityBoard::new(w, h, 3).unwrap();
+        let n = b.cells() as i32;
+        for m in 0..=n {
+            for p in m..=n {
+                let winner_moves = (p - m) % 2 == 1;
+                let s = if winner_moves { win_at(n, p) } else { -win_at(n, p) };
+                if p == m && m == 0 {
+                    continue;
+                }
+                let got = to_scored(&b, m as u32, s);
+                assert_eq!(got.remoteness as i32, p - m, "{w}x{h} m={m} p={p} s={s}");
+                assert!(s != 0);
+            }
+        }
+    }
+}
+
+/// The exact score by plain negamax over every move (no pruning, no table).
+fn plain_score(b: &GravityBoard, pos: &GravityPosition) -> i32 {
+    let n = b.cells() as i32;
+    if b.has_line(pos.opponent()) {
+        return -win_at(n, pos.moves as i32);
+    }
+    if pos.moves as i32 == n {
+        return 0;
+    }
+    (0..b.width())
+        .filter(|&c| b.can_play(pos, c))
+        .map(|c| {
+            let mut child = *pos;
+            b.play(&mut child, c);
+            -plain_score(b, &child)
+        })
+        .max()
+        .expect("a column has room")
+}
+
+#[test]
+fn the_claimeven_bound_never_undercuts_the_score() {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut checked = [0usize; 3];
+    for (w, h, k, from) in [(4, 4, 3, 4), (5, 4, 4, 8), (4, 6, 4, 10), (3, 4, 3, 2)] {
+        let b = GravityBoard::new(w, h, k).unwrap();
+        let solver = GravitySolver::new(&b, 1 << 12);
+        for _ in 0..400 {
+            let mut pos = b.start();
+            while pos.moves < from + (state % 4) as u32 && b.outcome(&pos).is_none() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let col = (state % w as u64) as u32;
+                if b.can_play(&pos, col) {
+                    b.play(&mut pos, col);
+                }
+            }
+            if pos.moves % 2 == 1 || b.outcome(&pos).is_some() {
+                continue;
+            }
+            let bound = solver.claimeven_bound(&pos);
+            let score = plain_score(&b, &pos);
+            assert!(score <= bound, "{w}x{h} k={k}: score {score} above the bound {bound}");
+            checked[(bound.signum() + 1).min(2) as usize] += 1;
+        }
+    }
+    // The bound proved something (a draw at best, or a loss) in many positions.
+    assert!(checked[0] > 10 && checked[1] > 20, "{checked:?}");
+}
+
+#[test]
+fn the_order_is_centre_first() {
+    let b = GravityBoard::new(7, 6, 4).unwrap();
+    assert_eq!(GravitySolver::new(&b, 0).order, vec![3, 2, 4, 1, 5, 0, 6]);
+    let b = GravityBoard::new(4, 4, 3).unwrap();
+    assert_eq!(GravitySolver::new(&b, 0).order, vec![2, 1, 3, 0]);
+}
