@@ -2,6 +2,9 @@
 //! they solve, write a tier, append to the journal or rename the book), each then run again to
 //! the end, must leave exactly the files an uninterrupted run leaves, byte for byte.
 
+mod support;
+use support::files;
+
 use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,19 +17,6 @@ fn xo() -> Command {
 fn run(args: &[&str]) {
     let out = xo().args(args).output().expect("xo runs");
     assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-}
-
-/// Every file in `dir`, sorted by name, with its bytes.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .map(|p| {
-            (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap())
-        })
-        .collect();
-    v.sort();
-    v
 }
 
 /// Starts `xo ARGS`, kills it with SIGKILL after `after` (if it is still running).

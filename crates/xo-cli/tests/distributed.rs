@@ -5,6 +5,9 @@
 //! Needs `mpirun` (OpenMPI) on the path: `cargo test -p xo-cli --features mpi --test distributed`.
 #![cfg(feature = "mpi")]
 
+mod support;
+use support::files;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Mutex;
@@ -35,18 +38,6 @@ fn temp(name: &str) -> PathBuf {
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
-}
-
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .map(|p| {
-            (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap())
-        })
-        .collect();
-    v.sort();
-    v
 }
 
 fn ok(out: &Output) -> String {

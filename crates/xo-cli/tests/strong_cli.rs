@@ -2,6 +2,9 @@
 //! files are refused with a clear message (exit 2), and an interrupted solve resumes to the same
 //! bytes.
 
+mod support;
+use support::files;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -22,18 +25,6 @@ fn s(p: &Path) -> &str {
 fn json(out: &Output) -> serde_json::Value {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .map(|p| {
-            (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap())
-        })
-        .collect();
-    v.sort();
-    v
 }
 
 #[test]

@@ -2,6 +2,8 @@
 //! positions of every family member, the retrograde reachability check against forward search,
 //! and published counts.
 
+mod common;
+
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::collections::HashSet;
 use xo_core::game::Game;
@@ -11,16 +13,7 @@ use xo_core::solve::enumerate::{census, census_with, plain_count};
 use xo_core::solve::reach::Reachability;
 
 fn random_position(rules: &Rules, plies: usize, rng: &mut StdRng) -> Position {
-    let mut pos = rules.start();
-    for _ in 0..plies {
-        let mut moves = Vec::new();
-        rules.moves(&pos, &mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        pos = rules.play(&pos, moves[rng.random_range(0..moves.len())]);
-    }
-    pos
+    common::random_play(rules, plies, rng)
 }
 
 /// Every position reachable from `pos` by plain depth-first search.

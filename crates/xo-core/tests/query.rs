@@ -3,6 +3,8 @@
 //! periods), its report must agree with plain minimax on the rules, or with the plain mex, on
 //! random positions; and the choice itself must be the one the issue asks for.
 
+mod common;
+
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use xo_core::budget::{Budget, Limit, Meter};
 use xo_core::game::Game as _;
@@ -22,20 +24,10 @@ fn solve(query: &Query) -> SolveReport {
 /// A random position after a random number of random legal moves (it may be finished), with at
 /// most 7 empty cells (6 where the mover picks letters) so that plain minimax stays quick.
 fn random_position(rules: &Rules, rng: &mut StdRng) -> Position {
-    let mut pos = rules.start();
     let most_empty =
         if rules.alphabet().len() > 1 && rules.marks != xo_core::rules::Marks::Own { 6 } else { 7 };
     let least = rules.cells().saturating_sub(most_empty);
-    let plies = rng.random_range(least..rules.cells());
-    for _ in 0..plies {
-        let mut moves = Vec::new();
-        rules.moves(&pos, &mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        pos = rules.play(&pos, moves[rng.random_range(0..moves.len())]);
-    }
-    pos
+    common::random_play(rules, rng.random_range(least..rules.cells()), rng)
 }
 
 /// Every move in the report is a legal move of the position, listed once, in board order, with

@@ -4,6 +4,8 @@
 //! legal moves and the position after a move are the rules' own; columns played read back in
 //! the one grammar; the request's fields are the same names in JSON and text parameters.
 
+mod common;
+
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use xo_core::budget::{Budget, Meter};
 use xo_core::game::Game as _;
@@ -25,17 +27,8 @@ fn run(query: &Query) -> Answer {
 /// A random position of `rules` after random legal moves, with at most `most_empty` empty
 /// cells left when the game lasts that long.
 fn random_position(rules: &Rules, most_empty: usize, rng: &mut StdRng) -> Position {
-    let mut pos = rules.start();
     let least = rules.cells().saturating_sub(most_empty);
-    for _ in 0..rng.random_range(least..=rules.cells()) {
-        let mut moves = Vec::new();
-        rules.moves(&pos, &mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        pos = rules.play(&pos, moves[rng.random_range(0..moves.len())]);
-    }
-    pos
+    common::random_play(rules, rng.random_range(least..=rules.cells()), rng)
 }
 
 /// Plain minimax's value and remoteness of every legal move of `pos`, in board order.

@@ -1,7 +1,28 @@
 //! What several test files share: Pascal Pons' Connect 4 test sets, vendored in
-//! `tests/data/connect4` (see the README there).
+//! `tests/data/connect4` (see the README there), and random positions reached in play.
 
+// Each test file uses part of this module.
+#![allow(dead_code)]
+
+use rand::rngs::StdRng;
+use rand::Rng;
 use std::path::PathBuf;
+use xo_core::game::Game as _;
+use xo_core::rules::{Position, Rules};
+
+/// The position after `plies` random legal moves from the empty board (fewer when a game ends).
+pub fn random_play(rules: &Rules, plies: usize, rng: &mut StdRng) -> Position {
+    let mut pos = rules.start();
+    for _ in 0..plies {
+        let mut moves = Vec::new();
+        rules.moves(&pos, &mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        pos = rules.play(&pos, moves[rng.random_range(0..moves.len())]);
+    }
+    pos
+}
 
 /// The lines of one of Pons' test sets: the columns played (1-based) and the score.
 pub fn pons_set(name: &str) -> Vec<(String, i32)> {
