@@ -13,6 +13,9 @@
 # -Z flags are allowed by RUSTC_BOOTSTRAP=1 (no nightly needed). The decoders are safe Rust, so
 # the targets are built without AddressSanitizer (faster, and no sanitizer runtime needed) but
 # with debug assertions (overflow checks).
+#
+# XO_FUZZ_SEED fixes libFuzzer's random seed (CI sets 1, so a run there is repeatable up to its
+# time limit); unset, every run draws a new one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,7 +37,7 @@ for t in "${targets[@]}"; do
   echo "fuzz: $t for ${seconds} s"
   status=0
   cargo fuzz run "${flags[@]}" "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
-    -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+    -max_total_time="$seconds" -seed="${XO_FUZZ_SEED:-0}" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
     -artifact_prefix="fuzz/artifacts/$t/" -print_final_stats=1 >"$log" 2>&1 || status=$?
   grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb)" "$log" | sed "s/^/fuzz: $t: /" || true
   if [ "$status" != 0 ]; then

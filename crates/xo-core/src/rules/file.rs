@@ -12,23 +12,30 @@
 //! ```
 
 use super::{Goal, Marks, Rules, RulesError};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Deserialize)]
+/// The file's fields, in the order [`Rules::to_toml`] writes them.
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct RulesFile {
+    #[serde(skip_serializing_if = "Option::is_none")]
     name: Option<String>,
     width: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
     height: Option<u32>,
     #[serde(default)]
     gravity: bool,
-    marks: String,
-    alphabet: Option<String>,
-    mark: Option<String>,
-    k: Option<u32>,
-    word: Option<String>,
     #[serde(default)]
     misere: bool,
+    marks: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    alphabet: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mark: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    k: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    word: Option<String>,
 }
 
 impl Rules {
@@ -100,31 +107,59 @@ impl Rules {
     /// }
     /// ```
     pub fn to_toml(&self) -> String {
-        let quoted = |s: &str| format!("{s:?}");
-        let mut out = format!(
-            "name = {}\nwidth = {}\nheight = {}\ngravity = {}\nmisere = {}\n",
-            quoted(&self.name),
-            self.width,
-            self.height,
-            self.gravity,
-            self.misere
+        // The toml crate writes the strings: any character a name may hold is escaped the way
+        // TOML reads it back (Rust's `{:?}` escapes differ, e.g. `\u{1b}`).
+        let text = |letters: &[char]| letters.iter().collect::<String>();
+        let (marks, alphabet, mark) = match &self.marks {
+            Marks::Own => ("own", None, None),
+            Marks::Shared(letters) => ("shared", Some(text(letters)), None),
+            Marks::Same(m) => ("same", None, Some(m.to_string())),
+        };
+        let (k, word) = match &self.goal {
+            Goal::InRow(k) => (Some(*k), None),
+            Goal::Word(w) => (None, Some(text(w))),
+        };
+        let file = RulesFile {
+            name: Some(self.name.clone()),
+            width: self.width,
+            height: Some(self.height),
+            gravity: self.gravity,
+            misere: self.misere,
+            marks: marks.into(),
+            alphabet,
+            mark,
+            k,
+            word,
+        };
+        toml::to_string(&file).expect("a struct of strings, numbers and booleans is valid TOML")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::parse_game;
+
+    #[test]
+    fn built_in_rules_print_as_before() {
+        // Tier headers and database manifests hold this text: it must not drift.
+        let text = parse_game("tictactoe").unwrap().to_toml();
+        assert_eq!(
+            text,
+            "name = \"tictactoe\"\nwidth = 3\nheight = 3\ngravity = false\nmisere = false\n\
+             marks = \"own\"\nk = 3\n"
         );
-        match &self.marks {
-            Marks::Own => out.push_str("marks = \"own\"\n"),
-            Marks::Shared(letters) => out.push_str(&format!(
-                "marks = \"shared\"\nalphabet = {}\n",
-                quoted(&letters.iter().collect::<String>())
-            )),
-            Marks::Same(mark) => {
-                out.push_str(&format!("marks = \"same\"\nmark = {}\n", quoted(&mark.to_string())))
-            }
+    }
+
+    #[test]
+    fn names_with_any_character_read_back() {
+        // Found by the rules fuzz target: a control character was written with Rust's escape.
+        for name in
+            ["\u{1b}", "a\"b", "back\\slash", "tab\there", "line\nbreak", "é ü", "'", "\u{7f}"]
+        {
+            let mut rules = parse_game("sos:7").unwrap();
+            rules.name = name.into();
+            assert_eq!(Rules::from_toml(&rules.to_toml()), Ok(rules), "name {name:?}");
         }
-        match &self.goal {
-            Goal::InRow(k) => out.push_str(&format!("k = {k}\n")),
-            Goal::Word(w) => {
-                out.push_str(&format!("word = {}\n", quoted(&w.iter().collect::<String>())))
-            }
-        }
-        out
     }
 }
