@@ -23,7 +23,8 @@ pub struct Job {
     pub json: bool,
     /// Read positions from standard input, one per line.
     pub lines: bool,
-    /// The opening book named by `request.book`, loaded.
+    /// The opening book named by `request.book`, loaded (the books xo ships are added to it
+    /// unless `request.no_book`).
     pub books: Vec<std::sync::Arc<xo_core::solve::book::Book>>,
 }
 
@@ -47,11 +48,19 @@ pub struct Ended {
 /// Answers `request` and writes its report; `Err(OverBudget)` after writing the report (unknown,
 /// or partial) when the budget ran out.
 fn ask_one(ask: &Job, request: &Request, meter: &Meter, out: &mut impl Write) -> Result<Ended> {
-    let query = request.prepare(&ask.books, xo_core::threads::cores())?;
-    if let (Some(book), None) = (ask.books.first(), query.book()) {
-        // A book of another board would never be consulted: refused, not silently ignored.
-        let (w, h, k) = book.game();
-        anyhow::bail!("--book is a book of connect:{w},{h},{k}, not of {}", query.game().name());
+    // The books xo ships, then the one given (which takes their place for its board).
+    let mut books = xo_store::book::shipped().to_vec();
+    books.extend(ask.books.iter().cloned());
+    let query = request.prepare(&books, xo_core::threads::cores())?;
+    if let Some(book) = ask.books.first() {
+        if !query.book().is_some_and(|b| std::sync::Arc::ptr_eq(b, book)) {
+            // A book of another board would never be consulted: refused, not silently ignored.
+            let (w, h, k) = book.game();
+            anyhow::bail!(
+                "--book is a book of connect:{w},{h},{k}, not of {}",
+                query.game().name()
+            );
+        }
     }
     let result = match answer(&query, meter) {
         Ok(a) => a,

@@ -52,7 +52,9 @@ fn board_of(game: &str) -> Result<(String, GravityBoard)> {
 
 /// Builds the book and writes it (atomically, over a regular file or a new one), keeping the
 /// deepest level's scores in a journal beside it as they are found, so a stopped or killed build
-/// resumes; the journal is the build's lock.
+/// resumes; the journal is the build's lock. A build resumes from the journal and from the book
+/// already at `--out` (of the same board and depth): a stopped build writes the book of what it
+/// solved, so that file, committed, is the checkpoint the next machine resumes from.
 pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<()> {
     let (name, board) = board_of(&args.game)?;
     let path = args
@@ -81,44 +83,89 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<()> {
             found.scores.len()
         );
     }
-    let known: rustc_hash::FxHashMap<u64, i8> = found.scores.into_iter().collect();
+    let mut known: rustc_hash::FxHashMap<u64, i8> = found.scores.into_iter().collect();
+    let from_journal = known.len();
+    let earlier = earlier_book(&path, &board, args.depth)?;
+    if let Some(book) = &earlier {
+        known.extend(book.deepest_scores(&board, &meter).map_err(OverBudget::from)?);
+    }
+    if !known.is_empty() {
+        eprintln!(
+            "xo: resuming from {} solved positions ({from_journal} in {}{})",
+            known.len(),
+            partial.display(),
+            if earlier.is_some() {
+                format!(", the rest in {}", path.display())
+            } else {
+                String::new()
+            }
+        );
+    }
     let keep = |key: u64, score: i8| journal.append(key, score);
     let built = Book::build_resuming(&board, args.depth, table, &meter, &known, &keep);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
     journal.flush()?;
-    let kept = known.len() as u64 + journal.added();
-    let book = match built {
-        Ok(book) => book,
+    let build = match built {
+        Ok(build) => build,
         Err(stopped) => {
-            let mut over = OverBudget::from(stopped);
-            if kept == 0 {
-                // Nothing to resume from: leave no file behind.
+            // Stopped before the levels were listed: nothing new was solved.
+            if known.is_empty() {
                 journal.remove();
             } else {
                 journal.keep()?;
-                over.context = Some(format!(
-                    "the {kept} positions solved so far are kept in {}; the same command resumes from them",
-                    partial.display()
-                ));
             }
-            return Err(over.into());
+            return Err(OverBudget::from(stopped).into());
         }
     };
-    let bytes = xo_store::book::write(&path, &book)?;
+    // The book so far, complete or not: written before the journal goes.
+    let bytes = xo_store::book::write(&path, &build.book)?;
     journal.remove();
-    let empty = book.get(&board, &board.start());
+    let (solved, deepest) = build.book.progress();
+    if let Some(stopped) = build.stopped {
+        let mut over = OverBudget::from(stopped);
+        over.context = Some(format!(
+            "{solved} of the {deepest} positions of {} moves are solved, kept in {} \
+             ({} positions, {bytes} bytes); the same command resumes from them",
+            build.book.depth(),
+            path.display(),
+            build.book.len()
+        ));
+        return Err(over.into());
+    }
+    let empty = build.book.get(&board, &board.start());
     writeln!(
         out,
         "{name}: {} positions to depth {} in {:.2} s, {bytes} bytes in {}; empty board score {}",
-        book.len(),
-        book.depth(),
+        build.book.len(),
+        build.book.depth(),
         started.elapsed().as_secs_f64(),
         path.display(),
         empty.map_or("unknown".into(), |s| s.to_string())
     )?;
     Ok(())
+}
+
+/// The book already at `path`, if it is one of `board` to `depth` (a build resumes from it).
+/// A book of another board or depth is refused rather than overwritten (it may hold days of
+/// work); any other regular file (not a book, or a damaged one) is replaced.
+fn earlier_book(path: &Path, board: &GravityBoard, depth: u32) -> Result<Option<Book>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let Ok(book) = xo_store::book::read(path) else {
+        return Ok(None);
+    };
+    let (w, h, k) = book.game();
+    if !book.fits(board) || book.depth() != depth {
+        bail!(
+            "{} is a book of connect:{w},{h},{k} to depth {}, not this one: remove it or choose another --out",
+            path.display(),
+            book.depth()
+        );
+    }
+    Ok(Some(book))
 }
 
 /// Where an unfinished build keeps its scores.

@@ -72,9 +72,13 @@ enum Command {
         /// The database folder for --strong.
         #[arg(long, value_name = "DIR", requires = "strong")]
         db: Option<std::path::PathBuf>,
-        /// An opening book made by `xo book` (gravity games): its positions are not searched.
+        /// An opening book made by `xo book` (gravity games): its positions are not searched
+        /// (for connect4, in place of the book xo ships).
         #[arg(long, value_name = "FILE")]
         book: Option<std::path::PathBuf>,
+        /// Consult no opening book, not even the one xo ships for connect4.
+        #[arg(long, conflicts_with = "book")]
+        no_book: bool,
         /// Threads for gravity games (one shared table; the answer is the same with any number),
         /// at most the cores this process may use [default: those cores].
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -166,9 +170,12 @@ enum Command {
         /// Answer the built-in sample input instead of reading standard input.
         #[arg(long)]
         example: bool,
-        /// An opening book made by `xo book` (connect4-score).
+        /// An opening book made by `xo book` (connect4-score; in place of the one xo ships).
         #[arg(long, value_name = "FILE")]
         book: Option<std::path::PathBuf>,
+        /// Consult no opening book, not even the one xo ships for connect4.
+        #[arg(long, conflicts_with = "book")]
+        no_book: bool,
         /// The budget of the whole run.
         #[command(flatten)]
         budget: BudgetArgs,
@@ -309,6 +316,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             winning,
             no_moves,
             ref book,
+            no_book,
             threads,
             ..
         } if at.position.is_some()
@@ -319,12 +327,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             || winning
             || no_moves
             || book.is_some()
+            || no_book
             || threads.is_some() =>
         {
             anyhow::bail!(
                 "--strong solves the whole game from the empty board into --db (every position, \
                  on every core); it takes no POSITION, --moves, --lines, --json, --value-only, \
-                 --winning, --no-moves, --book or --threads (ask the database with xo query)"
+                 --winning, --no-moves, --book, --no-book or --threads (ask the database with xo query)"
             );
         }
         Command::Solve { at, strong: true, db: Some(db), distributed: true, budget, .. } => {
@@ -356,7 +365,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 write!(out, "{}", xo_cli::render::render_answer(&query, &answer, false))?;
             }
         }
-        Command::Solve { at, value_only, winning, no_moves, budget, book, threads, .. } => {
+        Command::Solve {
+            at,
+            value_only,
+            winning,
+            no_moves,
+            budget,
+            book,
+            no_book,
+            threads,
+            ..
+        } => {
             let mut ask = query(at, Ask::Solve, &budget)?;
             let request = &mut ask.request;
             (request.value_only, request.winning, request.no_moves) =
@@ -364,6 +383,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             // The core's thread policy clamps this to the cores (every core when not given).
             request.threads = threads.map(usize::from);
             request.book = book.as_ref().map(|b| b.display().to_string());
+            request.no_book = no_book;
             ask.books = book.as_deref().map(xo_cli::book::load).transpose()?.into_iter().collect();
             ask::run(&ask, &mut out)?;
         }
@@ -395,7 +415,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             // With '-', the position is the first line of standard input; the moves follow it.
             play(&game, position.as_deref(), side, io::stdin().lock(), &mut out, budget)?;
         }
-        Command::Batch { format, example, budget, book } => {
+        Command::Batch { format, example, budget, book, no_book } => {
             let book = book.as_deref().map(xo_cli::book::load).transpose()?;
             // A book the format would not consult: refused, not silently ignored.
             match (&book, format) {
@@ -425,7 +445,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 BatchFormat::Connect4Score => {
                     let mut answerer = Connect4ScoreAnswerer::with_meter(meter);
-                    if let Some(book) = book {
+                    let shipped = xo_store::book::shipped().first().filter(|_| !no_book);
+                    if let Some(book) = book.or_else(|| shipped.cloned()) {
                         answerer = answerer.with_book(book);
                     }
                     batch::run_all(&mut answerer, input, &mut out)

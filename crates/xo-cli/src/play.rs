@@ -188,7 +188,10 @@ fn best_move(
 ) -> Result<(MoveReport, Option<xo_core::budget::Stopped>)> {
     let text = pos.to_text(rules);
     let game = Game::Placement(rules.clone());
-    let query = Query::prepare(game, Source::Text(Some(&text)), Question::Best, None)?;
+    let mut query = Query::prepare(game, Source::Text(Some(&text)), Question::Best, None)?;
+    for book in xo_store::book::shipped() {
+        query = query.with_book(book.clone());
+    }
     let (meter, bar) = budget.meter();
     let answered = answer(&query, &meter);
     if let Some(bar) = bar {

@@ -23,6 +23,9 @@ pub struct ServeArgs {
     /// An opening book made by `xo book` (gravity games); may be repeated.
     #[arg(long, value_name = "FILE")]
     pub book: Vec<PathBuf>,
+    /// Consult no opening book, not even the one xo ships for connect4.
+    #[arg(long, conflicts_with = "book")]
+    pub no_book: bool,
     /// The most memory the loaded databases may take, in MiB.
     #[arg(long, value_name = "MIB", default_value_t = 4096)]
     pub db_memory_mib: u64,
@@ -115,6 +118,15 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
             );
         }
         config.books.push(book);
+    }
+    if !args.no_book {
+        // The books xo ships, for the boards no --book is of.
+        let shipped: Vec<_> = xo_store::book::shipped()
+            .iter()
+            .filter(|s| !config.books.iter().any(|b| b.game() == s.game()))
+            .cloned()
+            .collect();
+        config.books.extend(shipped);
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

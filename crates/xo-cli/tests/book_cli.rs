@@ -62,8 +62,19 @@ fn bad_books_and_bad_requests_are_refused() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(words), "{args:?}: {err}");
     }
+    // A book of another board or depth at --out is not overwritten; a damaged one is.
+    let other = dir.path().join("other.book");
+    let o = other.to_str().unwrap();
+    stdout(&xo(&["book", "connect:4,4,3", "--depth", "2", "--out", o]));
+    let out = xo(&["book", "connect:4,4,3", "--depth", "3", "--out", o]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("not this one"), "{err}");
+    stdout(&xo(&["book", "connect:4,4,3", "--depth", "3", "--out", p]));
     // Over budget: exit 3 naming the flag.
-    let out = xo(&["book", "connect4", "--depth", "8", "--max-nodes", "1000", "--out", p]);
+    let fresh = dir.path().join("c4.book");
+    let f = fresh.to_str().unwrap();
+    let out = xo(&["book", "connect4", "--depth", "8", "--max-nodes", "1000", "--out", f]);
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--max-nodes"));
 }
@@ -74,15 +85,22 @@ fn a_stopped_build_resumes_to_the_same_book() {
     let (resumed, fresh) = (dir.path().join("r.book"), dir.path().join("f.book"));
     let (r, f) = (resumed.to_str().unwrap(), fresh.to_str().unwrap());
     let partial = dir.path().join("r.book.partial");
-    // Stopped twice at a node budget: the scores found are kept, the book is not written.
+    // Stopped twice at a node budget: the scores found are kept in the book of what is solved
+    // (the checkpoint: no journal is left), and each stop keeps more.
+    let mut kept = 0;
     for nodes in ["300000", "3000000"] {
         let out = xo(&["book", "connect:5,5,4", "--depth", "6", "--out", r, "--max-nodes", nodes]);
-        assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("resumes"));
-        assert!(!resumed.exists() && partial.exists());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{err}");
+        assert!(
+            err.contains("resumes") && err.contains("positions of 6 moves are solved"),
+            "{err}"
+        );
+        assert!(resumed.exists() && !partial.exists());
+        let size = std::fs::metadata(&resumed).unwrap().len();
+        assert!(size > kept, "nothing more was kept ({size} bytes)");
+        kept = size;
     }
-    let kept = std::fs::metadata(&partial).unwrap().len();
-    assert!(kept > 24 + 13, "nothing was kept ({kept} bytes)");
     // The resumed build equals one made in one go, and its partial file is gone.
     stdout(&xo(&["book", "connect:5,5,4", "--depth", "6", "--out", r]));
     stdout(&xo(&["book", "connect:5,5,4", "--depth", "6", "--out", f]));

@@ -145,6 +145,9 @@ pub struct Request {
     /// [`Request::prepare`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub book: Option<String>,
+    /// Consult no opening book, not even the one xo ships for Connect Four.
+    #[serde(skip_serializing_if = "is_false")]
+    pub no_book: bool,
     /// A strong database to answer from (a folder the front end opens; it answers with
     /// [`from_database`](crate::query::from_database)).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -173,7 +176,7 @@ fn is_solve(a: &Ask) -> bool {
 /// ```
 /// assert!(xo_core::request::FIELDS.contains(&"move"));
 /// ```
-pub const FIELDS: [&str; 18] = [
+pub const FIELDS: [&str; 19] = [
     "game",
     "rules",
     "position",
@@ -188,6 +191,7 @@ pub const FIELDS: [&str; 18] = [
     "move",
     "threads",
     "book",
+    "no_book",
     "database",
     "timeout",
     "max_nodes",
@@ -245,6 +249,7 @@ impl Request {
                     r.threads = Some(usize::try_from(number()?).unwrap_or(usize::MAX));
                 }
                 "book" => r.book = Some(text.clone()),
+                "no_book" => r.no_book = flag()?,
                 "database" => r.database = Some(text.clone()),
                 "timeout" => r.timeout = Some(parse_seconds(&text)?),
                 "max_nodes" => r.max_nodes = Some(number()?),
@@ -378,7 +383,7 @@ impl Request {
     /// Checks the request and makes its plan: the game, the position (text or columns played),
     /// the question, the threads (the policy of [`threads::allowed`](crate::threads::allowed),
     /// `default_threads` when the request names none) and, among the loaded `books`, the one of
-    /// this board for the gravity engine.
+    /// this board for the gravity engine (none with `no_book`).
     ///
     /// ```
     /// use xo_core::query::Engine;
@@ -408,7 +413,7 @@ impl Request {
         };
         let mut query = Query::prepare(game, source, question, self.play.as_deref())?
             .with_threads(crate::threads::allowed(self.threads, default_threads));
-        for book in books {
+        for book in books.iter().filter(|_| !self.no_book) {
             query = query.with_book(book.clone());
         }
         Ok(query)

@@ -442,3 +442,35 @@ fn an_opening_book_changes_no_answer() {
         );
     }
 }
+
+/// A book that stopped part-way (the shipped book until its build finishes) and two threads
+/// give the answers of one thread and no book.
+#[test]
+fn a_partial_book_and_threads_change_no_answer() {
+    use std::sync::Arc;
+    use xo_core::solve::book::Book;
+    let meter = Meter::default();
+    let rules = parse_game("connect:5,5,4").unwrap();
+    let board = GravityBoard::from_rules(&rules).unwrap();
+    let small = Meter::new(Budget::default().with_max_nodes(2_000_000));
+    let build =
+        Book::build_resuming(&board, 7, 1 << 18, &small, &Default::default(), &|_, _| {}).unwrap();
+    assert!(build.stopped.is_some() && !build.book.is_complete() && build.book.len() > 100);
+    let book = Arc::new(build.book);
+    let mut plain = GravitySolver::new(&board, 1 << 18);
+    let mut with_book = GravitySolver::new(&board, 1 << 18);
+    with_book.set_book(book.clone());
+    with_book.set_threads(2);
+    let mut rng = StdRng::seed_from_u64(0xB00D);
+    let mut in_book = 0;
+    for _ in 0..60 {
+        let stones = rng.random_range(4..=12);
+        let pos = random_position(&rules, &mut rng, stones);
+        let g = board.from_position(&pos).unwrap();
+        in_book += usize::from(book.get(&board, &g).is_some());
+        let text = pos.to_text(&rules);
+        assert_eq!(with_book.score(&g, &meter), plain.score(&g, &meter), "{text}");
+        assert_eq!(with_book.move_scores(&g, &meter), plain.move_scores(&g, &meter), "{text}");
+    }
+    assert!(in_book > 0, "no sampled position was in the book");
+}

@@ -244,6 +244,7 @@ fn a_request_has_the_same_fields_in_json_and_in_text_parameters() {
         play: Some("1".into()),
         threads: Some(1),
         book: Some("b".into()),
+        no_book: true,
         database: Some("d".into()),
         timeout: Some(1.0),
         max_nodes: Some(1),

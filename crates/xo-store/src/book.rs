@@ -46,7 +46,7 @@ pub fn read(path: &Path) -> Result<Book, StoreError> {
         });
     }
     bytes.reserve_exact((len as usize).saturating_sub(bytes.len()));
-    file.take(len - Book::HEAD as u64)
+    file.take(len - bytes.len() as u64)
         .read_to_end(&mut bytes)
         .map_err(|e| StoreError::io("read", path, e))?;
     Book::decode(&bytes).map_err(bad)
@@ -59,4 +59,28 @@ pub fn write(path: &Path, book: &Book) -> Result<u64, StoreError> {
     file.write_all(&bytes).map_err(|e| StoreError::io("write", path, e))?;
     file.commit()?;
     Ok(bytes.len() as u64)
+}
+
+/// The opening book xo ships for Connect Four (7x6): built by `xo book connect4 --depth 10
+/// --out crates/xo-store/books/connect4.book`, resumed from this very file until its deepest
+/// level is solved (README, "Opening book"). Its positions are the ones it holds so far; a
+/// position it lacks is searched.
+const CONNECT4: &[u8] = include_bytes!("../books/connect4.book");
+
+/// The books xo ships, decoded and checked at the first call (a few milliseconds), then shared.
+/// Front ends hand them to [`Request::prepare`](xo_core::request::Request::prepare) beside any
+/// `--book`; a request with `no_book` consults none.
+///
+/// ```
+/// let books = xo_store::book::shipped();
+/// assert_eq!(books[0].game(), (7, 6, 4));
+/// assert!(books[0].depth() >= 10);
+/// ```
+pub fn shipped() -> &'static [std::sync::Arc<Book>] {
+    static BOOKS: std::sync::OnceLock<Vec<std::sync::Arc<Book>>> = std::sync::OnceLock::new();
+    BOOKS.get_or_init(|| {
+        // Checked by the tests (crates/xo-store/tests/shipped_book.rs): a damaged copy fails
+        // them, and here it would only mean no book (searched instead), never a wrong score.
+        Book::decode(CONNECT4).ok().map(std::sync::Arc::new).into_iter().collect()
+    })
 }

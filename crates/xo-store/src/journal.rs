@@ -22,6 +22,8 @@ use std::sync::Mutex;
 
 /// The first bytes of every journal.
 pub const MAGIC: &[u8; 8] = b"XOBOOKP\0";
+/// How often an appending build writes its buffered records out.
+const FLUSH_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 /// Bytes of one record.
 pub const RECORD: usize = 13;
 /// The longest journal read (far more than any book's deepest level).
@@ -153,6 +155,9 @@ pub fn scan(bytes: &[u8], header: &[u8]) -> Result<Scan, String> {
 pub struct Journal {
     // Fields drop in this order: the records are written out before the lock is released.
     writer: Mutex<BufWriter<File>>,
+    /// When the buffer was last written out: a long build writes it every few seconds, so a
+    /// kill loses at most that much work.
+    flushed: Mutex<std::time::Instant>,
     failed: AtomicBool,
     added: AtomicU64,
     lock: Lock,
@@ -189,6 +194,7 @@ impl Journal {
         }
         let journal = Journal {
             writer: Mutex::new(BufWriter::new(file)),
+            flushed: Mutex::new(std::time::Instant::now()),
             failed: AtomicBool::new(false),
             added: AtomicU64::new(0),
             lock,
@@ -202,6 +208,13 @@ impl Journal {
         let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
         if w.write_all(&record(key, score)).is_err() {
             self.failed.store(true, Ordering::Relaxed);
+        }
+        let mut flushed = self.flushed.lock().unwrap_or_else(|e| e.into_inner());
+        if flushed.elapsed() >= FLUSH_EVERY {
+            *flushed = std::time::Instant::now();
+            if w.flush().is_err() {
+                self.failed.store(true, Ordering::Relaxed);
+            }
         }
     }
 

@@ -352,6 +352,9 @@ impl<B: Bits> GravitySolver<B> {
     fn begin(&mut self, meter: &Meter) -> Search<()> {
         self.nodes = 0;
         self.ticker.reset();
+        // A meter that has stopped already stops this query before its first position (the
+        // ticker would notice only after a batch: a book build's many short searches add up).
+        meter.tick(0)?;
         self.allocate(meter, false)
     }
 
