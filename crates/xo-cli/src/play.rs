@@ -189,8 +189,8 @@ fn best_move(
     let text = pos.to_text(rules);
     let game = Game::Placement(rules.clone());
     let mut query = Query::prepare(game, Source::Text(Some(&text)), Question::Best, None)?;
-    for book in xo_store::book::shipped() {
-        query = query.with_book(book.clone());
+    if let Some(book) = xo_store::book::shipped_for(rules) {
+        query = query.with_book(book);
     }
     let (meter, bar) = budget.meter();
     let answered = answer(&query, &meter);

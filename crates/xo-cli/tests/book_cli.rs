@@ -112,3 +112,18 @@ fn a_stopped_build_resumes_to_the_same_book() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("another book"));
 }
+
+#[test]
+fn the_shipped_book_changes_no_answer() {
+    // Positions the shipped book holds children of (its first solved subtrees are the centre
+    // column's), and others: the same JSON with the book (the default) and with --no-book.
+    for moves in ["444444333333", "4444443333", "44444433335", "2577713147"] {
+        let with = xo(&["solve", "connect4", "--moves", moves, "--json", "--timeout", "60"]);
+        let without =
+            xo(&["solve", "connect4", "--moves", moves, "--json", "--timeout", "60", "--no-book"]);
+        assert_eq!(stdout(&with), stdout(&without), "{moves}");
+    }
+    let out = xo(&["solve", "connect4", "--no-book", "--book", "x.book"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--no-book"));
+}

@@ -69,7 +69,8 @@ const CONNECT4: &[u8] = include_bytes!("../books/connect4.book");
 
 /// The books xo ships, decoded and checked at the first call (a few milliseconds), then shared.
 /// Front ends hand them to [`Request::prepare`](xo_core::request::Request::prepare) beside any
-/// `--book`; a request with `no_book` consults none.
+/// `--book`; a request with `no_book` consults none. [`shipped_for`] decodes only the book of
+/// one game.
 ///
 /// ```
 /// let books = xo_store::book::shipped();
@@ -83,4 +84,25 @@ pub fn shipped() -> &'static [std::sync::Arc<Book>] {
         // them, and here it would only mean no book (searched instead), never a wrong score.
         Book::decode(CONNECT4).ok().map(std::sync::Arc::new).into_iter().collect()
     })
+}
+
+/// The book xo ships for the game of `rules`, if there is one (Connect Four's); decoded only
+/// when asked for, so other games pay nothing for it.
+///
+/// ```
+/// use xo_core::rules::parse_game;
+/// assert!(xo_store::book::shipped_for(&parse_game("connect4").unwrap()).is_some());
+/// assert!(xo_store::book::shipped_for(&parse_game("connect:7,6,3").unwrap()).is_none());
+/// assert!(xo_store::book::shipped_for(&parse_game("tictactoe").unwrap()).is_none());
+/// ```
+pub fn shipped_for(rules: &xo_core::rules::Rules) -> Option<std::sync::Arc<Book>> {
+    use xo_core::rules::{Goal, Marks};
+    let connect4 = rules.gravity
+        && !rules.misere
+        && rules.marks == Marks::Own
+        && (rules.width, rules.height, &rules.goal) == (7, 6, &Goal::InRow(4));
+    if !connect4 {
+        return None;
+    }
+    shipped().iter().find(|b| b.game() == (7, 6, 4)).cloned()
 }
