@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(tier book journal part rules position)
+[ "${#targets[@]}" -gt 0 ] || targets=(tier book journal part rules position batch request)
 
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 export RUSTC_BOOTSTRAP=1

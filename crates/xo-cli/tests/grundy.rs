@@ -87,3 +87,14 @@ fn plots_svg_and_png() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Found by the request fuzz target: .78's splits cost far more than the engine's work estimate,
+/// so a short sequence never read the clock or ticked the meter (2,808 heaps ran past a 2 s
+/// budget in the fuzzer's build). The node budget now stops it (heaps are ticked every 64).
+#[test]
+fn a_node_budget_stops_a_sequence_whose_work_is_underestimated() {
+    let out = xo(&["grundy", "octal:0.78", "--upto", "2808", "--max-nodes", "1000"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("--max-nodes"), "{err}");
+}

@@ -135,6 +135,10 @@ fn entries_2(body: &[u8], count: u64) -> Result<(Vec<u64>, Vec<i8>), BookError> 
             gap |= u64::from(byte & 0x7f) << shift;
             shift += 7;
             if byte & 0x80 == 0 {
+                if byte == 0 && shift > 7 {
+                    // One encoding per number: a key is written back byte for byte.
+                    return Err(BookError::Damaged("a key gap is not in its shortest form"));
+                }
                 break;
             }
         }

@@ -40,6 +40,8 @@ const MAX_THREADS: usize = 4;
 /// Work (about one unit per split looked at) between two readings of the meter's clock: a few
 /// milliseconds at most.
 const CHECK_WORK: u64 = 1 << 22;
+/// Heaps between two readings of the meter's clock, whatever their estimated work.
+const CHECK_HEAPS: u64 = 64;
 /// Bytes per heap of each `u16` mirror of the values (forward and reversed, with their byte
 /// planes, and room to grow).
 const MIRROR_BYTES: u64 = 12;
@@ -637,7 +639,9 @@ impl Pace {
     pub fn step(&mut self, meter: &Meter, heaps: u64, work: u64) -> Result<bool, Stopped> {
         self.heaps += heaps;
         self.work += work + 1;
-        if self.work < CHECK_WORK {
+        // The work estimate can be far off (a split of a game with large values costs more
+        // than one unit): the clock is read every CHECK_HEAPS heaps too.
+        if self.work < CHECK_WORK && self.heaps < CHECK_HEAPS {
             return Ok(false);
         }
         self.flush(meter)?;
