@@ -51,3 +51,30 @@ def test_book(tmp_path):
 def test_docstring_examples_run():
     failed, attempted = doctest.testmod(xo, optionflags=doctest.ELLIPSIS)
     assert attempted > 20 and failed == 0
+
+
+def test_the_readme_example_runs(monkeypatch, capsys):
+    # The README's notebook-style example, with the human's moves taken as the first legal one.
+    import ast
+    import builtins
+
+    from conftest import ROOT
+
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("### Python"):]
+    code = section[section.index("```python\n") + len("```python\n"):]
+    code = code[:code.index("```")]
+    def first_legal(prompt):
+        return ast.literal_eval(prompt[prompt.index("["):prompt.index("]") + 1])[0]
+
+    monkeypatch.setattr(builtins, "input", first_legal)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+    except ImportError:
+        pass
+    exec(compile(code, "README.md", "exec"), {})
+    pos, value = capsys.readouterr().out.strip().splitlines()[-1].split()
+    # Perfect play as X against any O never loses: the game ends with X's line (O to move, lost)
+    # or a full board drawn.
+    assert (value == "loss" and pos.count("X") > pos.count("O")) or (value == "draw" and "." not in pos)

@@ -14,7 +14,7 @@ object whose ``.to_dict()`` is exactly what ``xo ... --json`` prints.
 255168
 >>> xo.check("tictactoe", "XXXOOO...").reason
 'both players have a line; the game stops at the first'
->>> list(xo.grundy("kayles", 12).values)
+>>> [int(v) for v in xo.grundy("kayles", 12).values]
 [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4]
 
 Bad input raises :class:`BadInput` with the message the command prints; a job that runs out of
