@@ -1,11 +1,18 @@
 """Type stubs of xo: placement games solved exactly (see the package's docstrings)."""
 
 from os import PathLike
+from pathlib import Path
 from typing import Any, Dict, Iterable, KeysView, List, Optional, Sequence, Union
+
+__all__ = [
+    "solve", "count", "check", "grundy", "solve_many", "best_move", "Game", "Database", "Book",
+    "Result", "SolveResult", "CountResult", "CheckResult", "GrundyResult", "MovesResult",
+    "AfterResult", "BestResult", "Record", "Move", "BadInput", "OverBudget", "CORES",
+]
 
 CORES: int
 
-GameArg = Union[str, "PathLike[str]", "Game"]
+_GameArg = Union[str, "PathLike[str]", "Game"]
 
 class BadInput(ValueError): ...
 
@@ -114,7 +121,7 @@ class BestResult(Result):
     stopped: Optional[Record]
 
 def solve(
-    game: GameArg,
+    game: _GameArg,
     position: Optional[str] = None,
     *,
     moves: Optional[str] = None,
@@ -128,7 +135,7 @@ def solve(
     book: Optional[Book] = None,
 ) -> SolveResult: ...
 def count(
-    game: GameArg,
+    game: _GameArg,
     position: Optional[str] = None,
     *,
     moves: Optional[str] = None,
@@ -139,7 +146,7 @@ def count(
     memory_mib: Optional[int] = None,
 ) -> CountResult: ...
 def check(
-    game: GameArg,
+    game: _GameArg,
     position: Optional[str] = None,
     *,
     moves: Optional[str] = None,
@@ -148,7 +155,7 @@ def check(
     memory_mib: Optional[int] = None,
 ) -> CheckResult: ...
 def grundy(
-    game: GameArg,
+    game: _GameArg,
     upto: int,
     *,
     timeout: Optional[float] = None,
@@ -156,7 +163,7 @@ def grundy(
     memory_mib: Optional[int] = None,
 ) -> GrundyResult: ...
 def best_move(
-    game: GameArg,
+    game: _GameArg,
     position: Optional[str] = None,
     *,
     moves: Optional[str] = None,
@@ -167,7 +174,7 @@ def best_move(
     book: Optional[Book] = None,
 ) -> BestResult: ...
 def solve_many(
-    game: GameArg,
+    game: _GameArg,
     positions: Iterable[str],
     *,
     winning: bool = False,
@@ -181,7 +188,7 @@ def solve_many(
 ) -> List[SolveResult]: ...
 
 class Game:
-    def __init__(self, name: GameArg) -> None: ...
+    def __init__(self, name: _GameArg) -> None: ...
     @property
     def name(self) -> str: ...
     def describe(self) -> Dict[str, Any]: ...
@@ -198,7 +205,7 @@ class Database:
     @property
     def game(self) -> str: ...
     @property
-    def path(self) -> str: ...
+    def path(self) -> Path: ...
     def query(
         self,
         position: Optional[str] = None,
