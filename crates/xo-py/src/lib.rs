@@ -110,6 +110,7 @@ fn request(fields: &Bound<'_, PyDict>) -> Result<Request, String> {
             "winning" => r.winning = flag()?,
             "by_length" => r.by_length = flag()?,
             "dense" => r.dense = flag()?,
+            "no_book" => r.no_book = flag()?,
             "upto" => r.upto = Some(number()?),
             "move" => r.play = Some(text("a move's name (a string)")?),
             "threads" => {
@@ -128,21 +129,25 @@ fn request(fields: &Bound<'_, PyDict>) -> Result<Request, String> {
     Ok(r)
 }
 
-/// The query `request` asks, with `book` handed to the gravity engine (refused when it is a
-/// book of another board, as the command refuses it).
+/// The query `request` asks, with the books the command consults: the ones xo ships, then
+/// `book` (which takes their place for its board; refused when it is a book of another board,
+/// as the command refuses it). `no_book` in the request turns them all off.
 fn prepare(
     request: &Request,
     book: Option<&Arc<CoreBook>>,
     threads: usize,
 ) -> Result<Query, String> {
-    let books: Vec<Arc<CoreBook>> = book.into_iter().cloned().collect();
+    let mut books = xo_store::book::shipped().to_vec();
+    books.extend(book.cloned());
     let query = request.prepare(&books, threads).map_err(|e| e.to_string())?;
-    if let (Some(book), None) = (book, query.book()) {
-        let (w, h, k) = book.game();
-        return Err(format!(
-            "book is a book of connect:{w},{h},{k}, not of {}",
-            query.game().name()
-        ));
+    if let Some(book) = book {
+        if !query.book().is_some_and(|b| Arc::ptr_eq(b, book)) {
+            let (w, h, k) = book.game();
+            return Err(format!(
+                "book is a book of connect:{w},{h},{k}, not of {}",
+                query.game().name()
+            ));
+        }
     }
     Ok(query)
 }

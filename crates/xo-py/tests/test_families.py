@@ -37,7 +37,7 @@ def test_solve_equals_the_command(game, position, flags):
     ("connect4", "23163416124767223154467471272416755633"),
     ("connect:12,2,4", "11,11,3"),
 ])
-@pytest.mark.parametrize("flags", [{}, {"winning": True}, {"no_moves": True}])
+@pytest.mark.parametrize("flags", [{}, {"winning": True}, {"no_moves": True}, {"no_book": True}])
 def test_gravity_moves_equal_the_command(game, moves, flags):
     r = xo.solve(game, moves=moves, **flags)
     args = ["--" + k.replace("_", "-") for k in flags]

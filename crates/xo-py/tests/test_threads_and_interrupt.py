@@ -105,7 +105,7 @@ def interrupt(code, after=1.0):
 
 
 def test_ctrl_c_stops_a_long_solve():
-    code = "import xo\nprint('solving', flush=True)\nxo.solve('connect4')\n"
+    code = "import xo\nprint('solving', flush=True)\nxo.solve('connect4', no_book=True)\n"
     took, status, err = interrupt(code)
     assert "KeyboardInterrupt" in err and status != 0
     assert took < 2.0, took
@@ -114,7 +114,7 @@ def test_ctrl_c_stops_a_long_solve():
 def test_ctrl_c_stops_solve_many_and_can_be_caught():
     code = (
         "import xo\nprint('solving', flush=True)\n"
-        "try:\n    xo.solve_many('connect4', ['.' * 42, '.' * 41 + 'X'])\n"
+        "try:\n    xo.solve_many('connect4', ['.' * 42, '.' * 41 + 'X'], no_book=True)\n"
         "except KeyboardInterrupt:\n    print('caught', flush=True)\n"
         "print(xo.solve('tictactoe').value)\n"
     )

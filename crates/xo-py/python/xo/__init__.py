@@ -325,7 +325,7 @@ def _budgets(timeout, max_nodes, memory_mib, threads=None):
 
 
 def solve(game, position=None, *, moves=None, winning=False, value_only=False, no_moves=False,
-          timeout=None, max_nodes=None, memory_mib=None, threads=None, book=None):
+          timeout=None, max_nodes=None, memory_mib=None, threads=None, book=None, no_book=False):
     """Solves a position: its value for the player to move, remoteness (plies to the end under
     perfect play) and every move's value, as ``xo solve GAME POSITION --json`` reports it.
 
@@ -335,7 +335,8 @@ def solve(game, position=None, *, moves=None, winning=False, value_only=False, n
     moves, ``value_only`` reports only the value (fastest), ``no_moves`` value and remoteness.
     Budgets: ``timeout`` (seconds, default 300), ``max_nodes`` (positions, default 10**11),
     ``memory_mib`` (default 2048); ``threads`` for the gravity engine (default: every core);
-    ``book``: an :class:`Book` of the board.
+    ``book``: an :class:`Book` of the board (Connect Four's own book, which xo ships, is
+    consulted unless ``no_book``).
 
     >>> r = solve("mnk:4,3,3")
     >>> r.value, r.remoteness, r.game
@@ -347,7 +348,8 @@ def solve(game, position=None, *, moves=None, winning=False, value_only=False, n
     {'heap': 1, 'removed': 2, 'leaves': [1]}
     """
     return _ask("solve", game, position, _budgets(timeout, max_nodes, memory_mib, threads), book,
-                moves=moves, winning=winning, value_only=value_only, no_moves=no_moves)
+                moves=moves, winning=winning, value_only=value_only, no_moves=no_moves,
+                no_book=no_book)
 
 
 def count(game, position=None, *, moves=None, by_length=False, dense=False, timeout=None,
@@ -390,7 +392,7 @@ def grundy(game, upto, *, timeout=None, max_nodes=None, memory_mib=None):
 
 
 def best_move(game, position=None, *, moves=None, timeout=None, max_nodes=None, memory_mib=None,
-              threads=None, book=None):
+              threads=None, book=None, no_book=False):
     """The best move by the one tie rule every front end uses (best value, then the quickest
     win or the longest draw or loss, then board order), as ``xo moves --best --json``.
 
@@ -398,11 +400,12 @@ def best_move(game, position=None, *, moves=None, timeout=None, max_nodes=None, 
     '3'
     """
     return _ask("best", game, position, _budgets(timeout, max_nodes, memory_mib, threads), book,
-                moves=moves)
+                moves=moves, no_book=no_book)
 
 
 def solve_many(game, positions, *, winning=False, value_only=False, no_moves=False,
-               timeout=None, max_nodes=None, memory_mib=None, threads=None, book=None):
+               timeout=None, max_nodes=None, memory_mib=None, threads=None, book=None,
+               no_book=False):
     """Solves many positions of one game at once: the list of their :class:`SolveResult`, in
     order, each as :func:`solve` gives it. The work runs with the GIL released on ``threads``
     threads (default: every core), one position per thread at a time; the budget bounds the
@@ -416,7 +419,8 @@ def solve_many(game, positions, *, winning=False, value_only=False, no_moves=Fal
     """
     fields = _game_fields(game)
     fields.update(_budgets(timeout, max_nodes, memory_mib, threads))
-    fields.update(question="solve", winning=winning, value_only=value_only, no_moves=no_moves)
+    fields.update(question="solve", winning=winning, value_only=value_only, no_moves=no_moves,
+                  no_book=no_book)
     if isinstance(positions, (str, bytes)):
         raise BadInput("positions must be a list of positions, not one string")
     native = book._native if isinstance(book, Book) else None

@@ -133,6 +133,7 @@ def solve(
     memory_mib: Optional[int] = None,
     threads: Optional[int] = None,
     book: Optional[Book] = None,
+    no_book: bool = False,
 ) -> SolveResult: ...
 def count(
     game: _GameArg,
@@ -172,6 +173,7 @@ def best_move(
     memory_mib: Optional[int] = None,
     threads: Optional[int] = None,
     book: Optional[Book] = None,
+    no_book: bool = False,
 ) -> BestResult: ...
 def solve_many(
     game: _GameArg,
@@ -185,6 +187,7 @@ def solve_many(
     memory_mib: Optional[int] = None,
     threads: Optional[int] = None,
     book: Optional[Book] = None,
+    no_book: bool = False,
 ) -> List[SolveResult]: ...
 
 class Game:
