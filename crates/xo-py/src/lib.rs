@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use std::path::Path;
 use std::sync::Arc;
 use xo_core::budget::{Budget, Limit, Meter, Stopped};
-use xo_core::query::{answer, describe, Answer, Query, Question};
+use xo_core::query::{answer, describe, Answer, Game, Query, Question};
 use xo_core::request::{Ask, Request};
 use xo_core::solve::book::Book as CoreBook;
 
@@ -129,24 +129,26 @@ fn request(fields: &Bound<'_, PyDict>) -> Result<Request, String> {
     Ok(r)
 }
 
-/// The query `request` asks, with the books the command consults: the ones xo ships, then
-/// `book` (which takes their place for its board; refused when it is a book of another board,
-/// as the command refuses it). `no_book` in the request turns them all off.
+/// The query `request` asks, with the books the command consults: `book` when given (refused
+/// when it is a book of another board, as the command refuses it), else the one xo ships for
+/// the game (Connect Four's), unless `no_book` (as `xo solve` does).
 fn prepare(
     request: &Request,
     book: Option<&Arc<CoreBook>>,
     threads: usize,
 ) -> Result<Query, String> {
-    let mut books = xo_store::book::shipped().to_vec();
-    books.extend(book.cloned());
-    let query = request.prepare(&books, threads).map_err(|e| e.to_string())?;
-    if let Some(book) = book {
-        if !query.book().is_some_and(|b| Arc::ptr_eq(b, book)) {
-            let (w, h, k) = book.game();
-            return Err(format!(
-                "book is a book of connect:{w},{h},{k}, not of {}",
-                query.game().name()
-            ));
+    let books: Vec<Arc<CoreBook>> = book.into_iter().cloned().collect();
+    let mut query = request.prepare(&books, threads).map_err(|e| e.to_string())?;
+    if let (Some(book), None) = (book, query.book()) {
+        let (w, h, k) = book.game();
+        return Err(format!(
+            "book is a book of connect:{w},{h},{k}, not of {}",
+            query.game().name()
+        ));
+    }
+    if let (None, false, Game::Placement(rules)) = (query.book(), request.no_book, query.game()) {
+        if let Some(book) = xo_store::book::shipped_for(rules) {
+            query = query.with_book(book);
         }
     }
     Ok(query)
