@@ -12,7 +12,7 @@ use std::path::Path;
 use std::time::Instant;
 use xo_core::budget::Meter;
 use xo_core::games::board::{Board, MAX_BOARD_CELLS};
-use xo_core::query::{from_database, Answer, Game, Query, Question};
+use xo_core::query::{Answer, Game, Query, Question};
 use xo_core::rules::Rules;
 use xo_core::solve::strong::{solve_tier, tiers, Record, Tier};
 use xo_core::Value;
@@ -148,34 +148,20 @@ fn progress(
 }
 
 /// Answers `position` from the database in `dir`, as `xo solve` would (with the query, for
-/// rendering), within `meter` (its clock is read before each tier is opened): the two tiers are
-/// mapped, and only the blocks the answer reads (the position's, its children's) are read and
-/// checked, a few pages whatever the tiers' size, so no memory is reserved for them.
+/// rendering), within `meter`: the store's [`Database::answer`], a few pages whatever the
+/// tiers' size.
 pub fn query(
     dir: &Path,
     position: Option<&str>,
     question: Question,
     meter: &Meter,
 ) -> Result<(Query, Answer)> {
-    let db = Database::open(dir)?;
-    let rules = db.rules().clone();
-    let query = Query::new(Game::Placement(rules.clone()), position, question)?;
-    let plies = query.position().map_or(0, |p| p.plies());
-    meter.check().map_err(OverBudget::from)?;
-    let tier = db.tier(plies)?;
-    let next = if (plies as usize) < rules.cells() && matches!(question, Question::Analysis { .. })
-    {
-        meter.check().map_err(OverBudget::from)?;
-        Some(db.tier(plies + 1)?)
-    } else {
-        None
-    };
-    let report = from_database(&query, &tier, next.as_ref());
-    tier.damage()?;
-    if let Some(next) = &next {
-        next.damage()?;
-    }
-    Ok((query, Answer::Solve(report)))
+    use xo_store::database::QueryError;
+    Database::open(dir)?.answer(position, question, meter).map_err(|e| match e {
+        QueryError::Stopped(stopped) => OverBudget::from(stopped).into(),
+        QueryError::Input(e) => e.into(),
+        QueryError::Store(e) => e.into(),
+    })
 }
 
 /// `xo query DIR --info`: the game, each tier's positions and values, the bytes, how it was made;

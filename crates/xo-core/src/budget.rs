@@ -230,13 +230,30 @@ const REPORT_EVERY: Duration = Duration::from_millis(200);
 impl Meter {
     /// A meter for `budget`, started now.
     pub fn new(budget: Budget) -> Meter {
-        Meter::build(budget, None)
+        Meter::build(budget, None, Instant::now())
     }
 
-    fn build(budget: Budget, progress: Option<ProgressFn>) -> Meter {
+    /// A meter for `budget` whose clock started at `started`: a job asked again from the start
+    /// (Python tries a question on its own thread before handing it to a watched worker) keeps
+    /// the time already spent, and reports the whole budget.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use xo_core::budget::{Budget, Limit, Meter};
+    /// let earlier = Instant::now() - Duration::from_millis(50);
+    /// let meter = Meter::started_at(Budget::default().with_timeout(Duration::from_millis(20)), earlier);
+    /// let stopped = meter.check().unwrap_err();
+    /// assert_eq!((stopped.limit, stopped.budget), (Limit::Time, 20));
+    /// assert!(stopped.elapsed_ms >= 50);
+    /// ```
+    pub fn started_at(budget: Budget, started: Instant) -> Meter {
+        Meter::build(budget, None, started)
+    }
+
+    fn build(budget: Budget, progress: Option<ProgressFn>, started: Instant) -> Meter {
         let inner = Inner {
             budget,
-            started: Instant::now(),
+            started,
             nodes: AtomicU64::new(0),
             next_check: AtomicU64::new(0),
             stop: AtomicU8::new(0),
@@ -262,7 +279,7 @@ impl Meter {
     /// assert_eq!(seen.load(Ordering::Relaxed), 5000);
     /// ```
     pub fn with_progress(budget: Budget, f: impl Fn(Progress) + Send + Sync + 'static) -> Meter {
-        Meter::build(budget, Some(Box::new(f)))
+        Meter::build(budget, Some(Box::new(f)), Instant::now())
     }
 
     /// The budget being spent.

@@ -4,13 +4,15 @@
 //! end's default when it asks for nothing (the CLI: every core; the server: one, since its
 //! requests already share a pool of workers).
 
-/// The cores this process may run on (at least 1).
+/// The cores this process may run on (at least 1), read once: the system's answer reads the
+/// affinity mask and the cgroup's quota files (tens of microseconds), and every request asks.
 ///
 /// ```
 /// assert!(xo_core::threads::cores() >= 1);
 /// ```
 pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// The threads a job gets: `requested` (or `default` when `None`), clamped to between 1 and

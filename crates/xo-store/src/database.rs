@@ -13,6 +13,8 @@ use crate::tier::{write_tier, TierFile, TierWriter};
 use crate::StoreError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use xo_core::budget::{Meter, Stopped};
+use xo_core::query::{from_database, Answer, Game, InputError, Query, Question};
 use xo_core::rules::Rules;
 use xo_core::solve::strong::Record;
 
@@ -229,4 +231,67 @@ impl Database {
     pub fn tiers(&self) -> Result<Vec<TierFile>, StoreError> {
         (0..=self.rules.cells() as u32).map(|t| self.tier(t)).collect()
     }
+
+    /// Answers `position` (the empty board when `None`) as `xo solve` would, with the query (for
+    /// rendering), within `meter` (its clock is read before each tier is opened): the two tiers
+    /// are mapped, and only the blocks the answer reads (the position's, its children's) are
+    /// read and checked, a few pages whatever the tiers' size, so no memory is reserved for
+    /// them. Every front end that queries a database folder (`xo query`, Python's
+    /// `xo.Database`) answers through here.
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::query::{Answer, Question};
+    /// use xo_core::rules::parse_game;
+    /// use xo_core::solve::strong::Record;
+    /// use xo_store::database::{Database, Writer};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let w = Writer::open(dir.path(), &parse_game("tictactoe").unwrap()).unwrap();
+    /// w.write(0, &[Record(0x8009)], "test").unwrap();
+    /// drop(w);
+    /// let db = Database::open(dir.path()).unwrap();
+    /// let (_, answer) = db.answer(None, Question::Value, &Meter::default()).unwrap();
+    /// let Answer::Solve(report) = answer else { panic!() };
+    /// assert_eq!(report.value, Some(xo_core::Value::Draw));
+    /// assert!(db.answer(Some("XX"), Question::Value, &Meter::default()).is_err());
+    /// ```
+    pub fn answer(
+        &self,
+        position: Option<&str>,
+        question: Question,
+        meter: &Meter,
+    ) -> Result<(Query, Answer), QueryError> {
+        let rules = &self.rules;
+        let query = Query::new(Game::Placement(rules.clone()), position, question)?;
+        let plies = query.position().map_or(0, |p| p.plies());
+        meter.check()?;
+        let tier = self.tier(plies)?;
+        let next =
+            if (plies as usize) < rules.cells() && matches!(question, Question::Analysis { .. }) {
+                meter.check()?;
+                Some(self.tier(plies + 1)?)
+            } else {
+                None
+            };
+        let report = from_database(&query, &tier, next.as_ref());
+        tier.damage()?;
+        if let Some(next) = &next {
+            next.damage()?;
+        }
+        Ok((query, Answer::Solve(report)))
+    }
+}
+
+/// Why a database could not answer a position.
+#[derive(Debug, thiserror::Error)]
+pub enum QueryError {
+    /// The position is not one of the database's game (malformed, or unreachable).
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// A tier file cannot be read or is damaged.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The budget ran out before the tiers were opened.
+    #[error("{0}")]
+    Stopped(#[from] Stopped),
 }

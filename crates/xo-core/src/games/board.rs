@@ -151,13 +151,15 @@ impl Board {
             .map(|map| {
                 (0..cells.div_ceil(8))
                     .map(|byte| {
+                        // The values with bit `bit` as their highest are those below it with
+                        // the bit's image joined: eight doublings, one independent step a value.
                         let mut table = [0u64; 256];
-                        for (v, t) in table.iter_mut().enumerate() {
-                            for bit in 0..8 {
-                                let cell = byte * 8 + bit;
-                                if v >> bit & 1 == 1 && cell < cells {
-                                    *t |= 1 << map[cell];
-                                }
+                        for bit in 0..8 {
+                            let cell = byte * 8 + bit;
+                            let image = if cell < cells { 1 << map[cell] } else { 0 };
+                            let (low, high) = table.split_at_mut(1 << bit);
+                            for (h, l) in high[..1 << bit].iter_mut().zip(low.iter()) {
+                                *h = l | image;
                             }
                         }
                         table

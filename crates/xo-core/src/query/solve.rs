@@ -13,9 +13,12 @@ use crate::solve::lol::LolSolver;
 use crate::solve::negamax::Searcher;
 use crate::Value;
 
-/// Bytes of transposition table a board can use at most: about 32 for each of its positions.
-fn table_bytes(rules: &Rules, budget: u64) -> u64 {
-    let most = 3u64.checked_pow(rules.cells() as u32).map_or(u64::MAX, |n| n.saturating_mul(32));
+/// Bytes of transposition table a search from a position with `empty` empty cells can use at
+/// most: about 32 for each position it can reach (at most 3^empty: each empty cell stays empty
+/// or takes one of two marks). A small table for a small search: allocating and clearing the
+/// whole board's table would cost more than searching a nearly full board.
+fn table_bytes(empty: u32, budget: u64) -> u64 {
+    let most = 3u64.checked_pow(empty).map_or(u64::MAX, |n| n.saturating_mul(32));
     budget.min(most).max(1 << 16)
 }
 
@@ -157,7 +160,8 @@ fn negamax(
 ) -> Result<(), Stopped> {
     let Asked { value_only, score_only, winning_only } = asked;
     let rules = board.rules();
-    let bytes = table_bytes(rules, meter.budget().memory_bytes);
+    let empty = rules.cells() as u32 - bits.filled().count_ones();
+    let bytes = table_bytes(empty, meter.budget().memory_bytes);
     meter.reserve(bytes)?;
     let mut searcher = Searcher::new(board, usize::try_from(bytes).unwrap_or(usize::MAX));
     searcher.set_meter(meter);

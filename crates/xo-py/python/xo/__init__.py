@@ -1,0 +1,579 @@
+"""xo for Python: placement games solved exactly, one function call away.
+
+The same engines, the same answers and the same reports as the ``xo`` command: every function
+here builds the core's one request, the core answers it, and the report comes back as a result
+object whose ``.to_dict()`` is exactly what ``xo ... --json`` prints.
+
+>>> import xo
+>>> xo.solve("tictactoe").value
+'draw'
+>>> r = xo.solve("tictactoe", "XX. OO. ...")
+>>> r.value, r.remoteness, [m.move for m in r.moves if m.value == "win"]
+('win', 1, ['3'])
+>>> xo.count("tictactoe").games
+255168
+>>> xo.check("tictactoe", "XXXOOO...").reason
+'both players have a line; the game stops at the first'
+>>> [int(v) for v in xo.grundy("kayles", 12).values]
+[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4]
+
+Bad input raises :class:`BadInput` with the message the command prints; a job that runs out of
+its budget raises :class:`OverBudget`, naming the budget and the keyword that raises it:
+
+>>> xo.solve("tictactoe", "XXXXX....")
+Traceback (most recent call last):
+    ...
+xo.BadInput: 5 X's and 0 O's: X moves first, so X has as many marks as O or one more
+>>> try:
+...     xo.solve("connect4", max_nodes=1000)
+... except xo.OverBudget as e:
+...     print(e.stopped["limit"], e.result.value)
+nodes unknown
+
+Ctrl-C stops a running job (its budget is cancelled) and raises ``KeyboardInterrupt``.
+"""
+
+import json as _json
+import os as _os
+
+from . import _xo
+
+__all__ = [
+    "solve",
+    "count",
+    "check",
+    "grundy",
+    "solve_many",
+    "best_move",
+    "Game",
+    "Database",
+    "Book",
+    "Result",
+    "SolveResult",
+    "CountResult",
+    "CheckResult",
+    "GrundyResult",
+    "MovesResult",
+    "AfterResult",
+    "BestResult",
+    "Record",
+    "Move",
+    "BadInput",
+    "OverBudget",
+    "CORES",
+]
+
+#: The cores this process may use: the default number of threads.
+CORES = _xo.CORES
+
+# The longest rules file read (the command's limit).
+_MAX_RULES_FILE = 1 << 20
+
+
+class BadInput(ValueError):
+    """Bad input: an unknown game, a malformed or impossible position, arguments that do not go
+    together. The message is the one the command prints (where it exits with status 2)."""
+
+
+class OverBudget(RuntimeError):
+    """A job stopped at its budget (``timeout``, ``max_nodes`` or ``memory_mib``) before it had
+    its answer; the command exits with status 3 there.
+
+    Attributes:
+        stopped: which budget, and how far the engine got, as the report's ``stopped`` field
+            (``limit``, ``budget``, ``nodes``, ``elapsed_ms``, ``reached``).
+        result: the report the command prints, of unknown value (``None`` where there is none).
+    """
+
+    def __init__(self, message, result=None, stopped=None):
+        super().__init__(message)
+        self.result = result
+        if stopped is None and result is not None:
+            stopped = result.to_dict().get("stopped")
+        self.stopped = stopped
+
+    @property
+    def limit(self):
+        """The budget reached: ``"nodes"``, ``"time"`` or ``"memory"``."""
+        return (self.stopped or {}).get("limit")
+
+
+class Record:
+    """A part of a report (a move, a count by length, a stop) with its fields as attributes;
+    fields the report leaves out read as ``None``."""
+
+    __slots__ = ("_data",)
+    _fields = ()
+
+    def __init__(self, data):
+        self._data = data
+
+    def __getattr__(self, name):
+        data = object.__getattribute__(self, "_data")
+        if name in data:
+            return _wrap(data[name])
+        if name in type(self)._fields:
+            return None
+        raise AttributeError(f"{type(self).__name__} has no field {name!r}")
+
+    def __getitem__(self, name):
+        return _wrap(self._data[name])
+
+    def __contains__(self, name):
+        return name in self._data
+
+    def keys(self):
+        """The fields present, in the report's order."""
+        return self._data.keys()
+
+    def to_dict(self):
+        """The fields as plain data (a fresh copy): exactly the command's JSON."""
+        return _json.loads(_json.dumps(self._data))
+
+    def __eq__(self, other):
+        if isinstance(other, Record):
+            return type(self) is type(other) and self._data == other._data
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(_json.dumps(self._data, sort_keys=True))
+
+    def __repr__(self):
+        shown = ", ".join(f"{k}={v!r}" for k, v in self._data.items() if not isinstance(v, list))
+        return f"{type(self).__name__}({shown})"
+
+    def __dir__(self):
+        return sorted(set(self._data) | set(type(self)._fields) | {"to_dict", "keys"})
+
+
+class Move(Record):
+    """A move of a report: its name ``move``, and where the report tells them its ``value`` and
+    ``remoteness`` for the player making it, Pons' ``score`` (gravity games) or the
+    ``position`` after it (legal moves)."""
+
+    __slots__ = ()
+    _fields = ("move", "value", "remoteness", "score", "position")
+
+
+def _record(data):
+    return Move(data) if "move" in data else Record(data)
+
+
+def _wrap(value):
+    """Plain data as read from a report: dicts become records, lists of dicts lists of them."""
+    if isinstance(value, dict):
+        return _record(value)
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        return [_record(v) for v in value]
+    return value
+
+
+class Result(Record):
+    """A whole report; its subclasses name their fields (those the report leaves out read as
+    ``None``). ``to_dict()`` equals the command's ``--json`` output."""
+
+    __slots__ = ()
+
+
+class SolveResult(Result):
+    """What ``xo solve`` reports: ``value`` (``win``, ``draw``, ``loss`` for the player to move,
+    ``unknown`` over budget), ``remoteness``, ``moves`` (each with ``move``, ``value``,
+    ``remoteness``, and Pons' ``score`` under gravity), and for sums of heaps ``heap_values``,
+    ``nim_sum``, ``winning_moves``, ``heap_moves``."""
+
+    __slots__ = ()
+    _fields = (
+        "game", "position", "to_move", "value", "remoteness", "score", "moves", "heap_values",
+        "nim_sum", "winning_moves", "heap_moves", "engine", "note", "reason", "stopped",
+    )
+
+
+class CountResult(Result):
+    """What ``xo count`` reports: games by outcome (``first_player_wins``,
+    ``second_player_wins``, ``draws``, ``games``), distinct ``positions``, and ``by_length``."""
+
+    __slots__ = ()
+    _fields = (
+        "game", "position", "first_player_wins", "second_player_wins", "draws", "games",
+        "positions", "by_length", "reason", "stopped",
+    )
+
+
+class CheckResult(Result):
+    """What ``xo check`` reports: ``reachable`` (``True``/``False``) and the ``reason`` why not."""
+
+    __slots__ = ()
+    _fields = ("game", "position", "reachable", "reason", "stopped")
+
+    def __bool__(self):
+        return bool(self.reachable)
+
+
+class GrundyResult(Result):
+    """What ``xo grundy`` reports: the nim-sequence ``values`` of heaps ``0..=upto`` (a NumPy
+    array when NumPy can be imported, else a list; ``to_dict()`` always holds a list), its proven
+    ``period`` and ``preperiod`` (``None`` when none is proven), and the summary figures."""
+
+    __slots__ = ()
+    _fields = (
+        "game", "upto", "values", "period", "preperiod", "largest", "largest_at", "mask",
+        "mask_domain", "rare_heaps", "common_heaps", "rare_values", "reason", "stopped",
+    )
+
+    def __getattr__(self, name):
+        if name == "values":
+            values = object.__getattribute__(self, "_data").get("values")
+            if isinstance(values, list):
+                try:
+                    import numpy
+                except ImportError:
+                    return list(values)
+                return numpy.asarray(values, dtype=numpy.uint32)
+            return values
+        return Result.__getattr__(self, name)
+
+
+class MovesResult(Result):
+    """What ``xo moves`` reports: ``moves`` (each ``move`` with the ``position`` after it) and
+    whether the game is ``over``."""
+
+    __slots__ = ()
+    _fields = ("game", "position", "to_move", "over", "moves")
+
+
+class AfterResult(Result):
+    """What ``xo moves --play MOVE`` reports: the position ``after`` the move."""
+
+    __slots__ = ()
+    _fields = ("game", "position", "move", "after", "to_move", "over")
+
+
+class BestResult(Result):
+    """What ``xo moves --best`` reports: the ``best`` move (``move``, ``value``, ``remoteness``)
+    by the one tie rule (best value, then the quickest win or the longest draw or loss, then
+    board order), and whether it is ``proven``."""
+
+    __slots__ = ()
+    _fields = (
+        "game", "position", "to_move", "best", "proven", "engine", "reason", "stopped",
+    )
+
+
+_KINDS = {
+    "solve": SolveResult,
+    "count": CountResult,
+    "check": CheckResult,
+    "grundy": GrundyResult,
+    "moves": MovesResult,
+    "after": AfterResult,
+    "best": BestResult,
+}
+
+
+def _game_fields(game):
+    """The request's game: an :class:`Game`, a built-in name, or a TOML rules file (a
+    ``pathlib.Path``, or a string ending in ``.toml`` or holding a ``/``; the command also takes
+    any existing file, which would cost a look at the disk on every call here)."""
+    if isinstance(game, str):
+        if game.endswith(".toml") or "/" in game:
+            return {"rules": _read_rules(game)}
+        return {"game": game}
+    if isinstance(game, Game):
+        return dict(game._fields)
+    if isinstance(game, _os.PathLike):
+        return {"rules": _read_rules(_os.fspath(game))}
+    raise BadInput(f"game must be a name, a rules file or an xo.Game, not {game!r}")
+
+
+def _read_rules(path):
+    if not _os.path.isfile(path):
+        raise BadInput(f"cannot read rules file {path}: not a regular file")
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(_MAX_RULES_FILE + 1)
+    except (OSError, UnicodeDecodeError) as e:
+        raise BadInput(f"cannot read rules file {path}: {e}") from None
+    if len(text) > _MAX_RULES_FILE:
+        raise BadInput(f"rules file {path} is longer than 1 MiB")
+    return text
+
+
+def _outcome(kind, outcome):
+    """A result, or the exception, from the native module's ``(code, report, message)``."""
+    code, text, message = outcome
+    if code == 0:
+        return kind(_json.loads(text))
+    if code == 2:
+        raise BadInput(message)
+    result = kind(_json.loads(text)) if text else None
+    raise OverBudget(message, result)
+
+
+def _ask(question, game, position, budgets, book=None, **fields):
+    fields.update(_game_fields(game))
+    fields["question"] = question
+    fields["position"] = position
+    fields.update(budgets)
+    native = book._native if isinstance(book, Book) else None
+    if book is not None and native is None:
+        raise BadInput(f"book must be an xo.Book, not {book!r}")
+    return _outcome(_KINDS[question], _xo.ask(fields, native))
+
+
+def _budgets(timeout, max_nodes, memory_mib, threads=None):
+    return {"timeout": timeout, "max_nodes": max_nodes, "memory_mib": memory_mib, "threads": threads}
+
+
+def solve(game, position=None, *, moves=None, winning=False, value_only=False, no_moves=False,
+          timeout=None, max_nodes=None, memory_mib=None, threads=None, book=None, no_book=False):
+    """Solves a position: its value for the player to move, remoteness (plies to the end under
+    perfect play) and every move's value, as ``xo solve GAME POSITION --json`` reports it.
+
+    ``position`` is the cells in reading order (``.`` or ``*`` empty, whitespace ignored), or
+    heap sizes for an octal game; the empty board when ``None``. ``moves`` gives a gravity
+    position as the columns played instead (``"4453"``). ``winning`` lists only the winning
+    moves, ``value_only`` reports only the value (fastest), ``no_moves`` value and remoteness.
+    Budgets: ``timeout`` (seconds, default 300), ``max_nodes`` (positions, default 10**11),
+    ``memory_mib`` (default 2048); ``threads`` for the gravity engine (default: every core);
+    ``book``: an :class:`Book` of the board (Connect Four's own book, which xo ships, is
+    consulted unless ``no_book``).
+
+    >>> r = solve("mnk:4,3,3")
+    >>> r.value, r.remoteness, r.game
+    ('win', 7, 'mnk:4,3,3')
+    >>> r = solve("connect4", moves="2252576253462244111563365343671351441", no_moves=True)
+    >>> r.value, r.remoteness, r.score
+    ('loss', 4, -1)
+    >>> solve("kayles", "3 4").winning_moves[0].to_dict()
+    {'heap': 1, 'removed': 2, 'leaves': [1]}
+    """
+    return _ask("solve", game, position, _budgets(timeout, max_nodes, memory_mib, threads), book,
+                moves=moves, winning=winning, value_only=value_only, no_moves=no_moves,
+                no_book=no_book)
+
+
+def count(game, position=None, *, moves=None, by_length=False, dense=False, timeout=None,
+          max_nodes=None, memory_mib=None):
+    """Counts the games continuing from a position, by outcome, and the distinct positions on
+    the way, as ``xo count --json`` reports them (``by_length``: also split by game length).
+
+    >>> c = count("tictactoe", "XX..O....")
+    >>> c.first_player_wins, c.second_player_wins, c.draws, c.positions
+    (191, 194, 72, 210)
+    >>> count("tictactoe", by_length=True).by_length[0].to_dict()
+    {'moves': 5, 'first_player_wins': 1440, 'second_player_wins': 0, 'draws': 0, 'games': 1440}
+    """
+    return _ask("count", game, position, _budgets(timeout, max_nodes, memory_mib), moves=moves,
+                by_length=by_length, dense=dense)
+
+
+def check(game, position=None, *, moves=None, timeout=None, max_nodes=None, memory_mib=None):
+    """Whether a position can occur in a legal game from the empty board, as ``xo check
+    --json`` reports it (the result is true exactly when it can).
+
+    >>> bool(check("tictactoe", "XXXOO...."))
+    True
+    >>> check("tictactoe", "OOOXXX...").reachable
+    False
+    """
+    return _ask("check", game, position, _budgets(timeout, max_nodes, memory_mib), moves=moves)
+
+
+def grundy(game, upto, *, timeout=None, max_nodes=None, memory_mib=None):
+    """The nim-sequence of an octal game for heaps ``0..=upto`` with its proven period, as ``xo
+    grundy GAME --upto N --json`` reports it. ``values`` is a NumPy array when NumPy is
+    installed (a list otherwise).
+
+    >>> g = grundy("dawson-kayles", 200)
+    >>> g.period, g.preperiod, g.game
+    (34, 53, 'octal:0.07')
+    """
+    return _ask("grundy", game, None, _budgets(timeout, max_nodes, memory_mib), upto=upto)
+
+
+def best_move(game, position=None, *, moves=None, timeout=None, max_nodes=None, memory_mib=None,
+              threads=None, book=None, no_book=False):
+    """The best move by the one tie rule every front end uses (best value, then the quickest
+    win or the longest draw or loss, then board order), as ``xo moves --best --json``.
+
+    >>> best_move("tictactoe", "XX.OO....").best.move
+    '3'
+    """
+    return _ask("best", game, position, _budgets(timeout, max_nodes, memory_mib, threads), book,
+                moves=moves, no_book=no_book)
+
+
+def solve_many(game, positions, *, winning=False, value_only=False, no_moves=False,
+               timeout=None, max_nodes=None, memory_mib=None, threads=None, book=None,
+               no_book=False):
+    """Solves many positions of one game at once: the list of their :class:`SolveResult`, in
+    order, each as :func:`solve` gives it. The work runs with the GIL released on ``threads``
+    threads (default: every core), one position per thread at a time; the budget bounds the
+    whole batch, and the same position text is answered once (its result is the same object).
+
+    A position that is bad input raises :class:`BadInput` naming it (``positions[i]: ...``), and
+    a batch that runs out of its budget raises :class:`OverBudget`.
+
+    >>> [r.value for r in solve_many("tictactoe", ["XX.OO....", ".........", "XOXOXO..."])]
+    ['win', 'draw', 'win']
+    """
+    fields = _game_fields(game)
+    fields.update(_budgets(timeout, max_nodes, memory_mib, threads))
+    fields.update(question="solve", winning=winning, value_only=value_only, no_moves=no_moves,
+                  no_book=no_book)
+    if isinstance(positions, (str, bytes)):
+        raise BadInput("positions must be a list of positions, not one string")
+    native = book._native if isinstance(book, Book) else None
+    if book is not None and native is None:
+        raise BadInput(f"book must be an xo.Book, not {book!r}")
+    code, answers, message, _ = _xo.ask_many(fields, positions, _make_solve, native)
+    if code == 0:
+        return answers
+    if code == 2:
+        raise BadInput(message)
+    raise OverBudget(message, SolveResult(_json.loads(answers)) if answers else None)
+
+
+def _make_solve(text):
+    return SolveResult(_json.loads(text))
+
+
+class Game:
+    """A game by its name (``tictactoe``, ``mnk:5,5,4``, ``connect4``, ``lol:8``,
+    ``treblecross:20``, ``kayles``, ...) or its TOML rules file: its board and the positions and
+    moves of play, for playing it from Python.
+
+    >>> g = Game("tictactoe")
+    >>> g.name, g.empty()
+    ('tictactoe', '.........')
+    >>> g.legal_moves("XX.OO....")
+    ['3', '6', '7', '8', '9']
+    >>> g.play("XX.OO....", "3")
+    'XXXOO....'
+    >>> g.is_over("XXXOO....")
+    True
+    >>> g.describe()["title"]
+    'Tic-tac-toe'
+    """
+
+    def __init__(self, name):
+        if isinstance(name, Game):
+            self._fields = dict(name._fields)
+        else:
+            self._fields = _game_fields(name)
+        code, text, message = _xo.describe_game(self._fields)
+        if code != 0:
+            raise BadInput(message)
+        self._info = _json.loads(text)
+
+    @property
+    def name(self):
+        """The canonical name (the one every report echoes)."""
+        return self._info["name"]
+
+    def describe(self):
+        """The game described for drawing it, as the server's ``/api/game`` returns it: title,
+        kind (``board``, ``strip``, ``octal``), width, height, gravity, marks, alphabet, goal,
+        misère, the empty position, and for octal games the code and its removals."""
+        return _json.loads(_json.dumps(self._info))
+
+    def empty(self):
+        """The empty position's text (for octal games: a sample heap of 10)."""
+        return self._info["empty"]
+
+    def moves(self, position=None):
+        """Every legal move with the position after it, as ``xo moves --json``."""
+        return _ask("moves", self, position, {})
+
+    def legal_moves(self, position=None):
+        """The names of the legal moves in board order (``5``, ``3L``, a column under
+        gravity); none once the game is over."""
+        return [m.move for m in self.moves(position).moves]
+
+    def play(self, position, move):
+        """The position after ``move`` (its name as :meth:`legal_moves` lists it)."""
+        return _ask("after", self, position, {}, move=str(move)).after
+
+    def is_over(self, position):
+        """Whether the game has ended at ``position`` (a line completed, or the board full)."""
+        return self.moves(position).over
+
+    def solve(self, position=None, **kwargs):
+        """:func:`solve` for this game."""
+        return solve(self, position, **kwargs)
+
+    def best_move(self, position=None, **kwargs):
+        """:func:`best_move` for this game: the best move's name."""
+        best = best_move(self, position, **kwargs).best
+        return None if best is None else best.move
+
+    def __repr__(self):
+        return f"xo.Game({self.name!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Game) and self._fields == other._fields
+
+    def __hash__(self):
+        return hash(tuple(sorted(self._fields.items())))
+
+
+class Database:
+    """A strong database folder written by ``xo solve GAME --strong --db DIR``: every position
+    of its game, answered by lookup in the two tiers a position needs.
+
+    ``query`` gives the report ``xo query DIR POSITION --json`` prints (the same as
+    :func:`solve` gives, from the files).
+    """
+
+    def __init__(self, path):
+        try:
+            self._native = _xo.Database(_os.fspath(path))
+        except ValueError as e:
+            raise BadInput(str(e)) from None
+
+    @property
+    def game(self):
+        """The canonical name of the database's game."""
+        return self._native.game
+
+    @property
+    def path(self):
+        """The folder."""
+        return self._native.path
+
+    def query(self, position=None, *, winning=False, timeout=None, max_nodes=None,
+              memory_mib=None):
+        """The position's value, remoteness and every move's value (``winning``: only the
+        winning moves), read from the database."""
+        fields = _budgets(timeout, max_nodes, memory_mib)
+        return _outcome(SolveResult, self._native.query(position, bool(winning), fields))
+
+    def __repr__(self):
+        return f"xo.Database({str(self.path)!r})"
+
+
+class Book:
+    """An opening book of a gravity game (``xo book GAME --depth D`` writes one): the exact
+    score of every position of its first moves, for ``solve(..., book=...)`` to consult."""
+
+    def __init__(self, path):
+        try:
+            self._native = _xo.Book(_os.fspath(path))
+        except ValueError as e:
+            raise BadInput(str(e)) from None
+
+    @property
+    def game(self):
+        """The board's canonical name."""
+        return self._native.game
+
+    @property
+    def depth(self):
+        """Moves from the empty board the book covers."""
+        return self._native.depth
+
+    def __len__(self):
+        return len(self._native)
+
+    def __repr__(self):
+        return f"xo.Book(game={self.game!r}, depth={self.depth}, positions={len(self)})"

@@ -1,0 +1,228 @@
+"""Type stubs of xo: placement games solved exactly (see the package's docstrings)."""
+
+from os import PathLike
+from pathlib import Path
+from typing import Any, Dict, Iterable, KeysView, List, Optional, Sequence, Union
+
+__all__ = [
+    "solve", "count", "check", "grundy", "solve_many", "best_move", "Game", "Database", "Book",
+    "Result", "SolveResult", "CountResult", "CheckResult", "GrundyResult", "MovesResult",
+    "AfterResult", "BestResult", "Record", "Move", "BadInput", "OverBudget", "CORES",
+]
+
+CORES: int
+
+_GameArg = Union[str, "PathLike[str]", "Game"]
+
+class BadInput(ValueError): ...
+
+class OverBudget(RuntimeError):
+    result: Optional[Result]
+    stopped: Optional[Dict[str, Any]]
+    def __init__(
+        self, message: str, result: Optional[Result] = ..., stopped: Optional[Dict[str, Any]] = ...
+    ) -> None: ...
+    @property
+    def limit(self) -> Optional[str]: ...
+
+class Record:
+    def __init__(self, data: Dict[str, Any]) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+    def __getitem__(self, name: str) -> Any: ...
+    def __contains__(self, name: object) -> bool: ...
+    def keys(self) -> KeysView[str]: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class Move(Record):
+    move: str
+    value: Optional[str]
+    remoteness: Optional[int]
+    score: Optional[int]
+    position: Optional[str]
+
+class Result(Record): ...
+
+class SolveResult(Result):
+    game: str
+    position: str
+    to_move: str
+    value: str
+    remoteness: Optional[int]
+    score: Optional[int]
+    moves: Optional[List[Move]]
+    heap_values: Optional[List[int]]
+    nim_sum: Optional[int]
+    winning_moves: Optional[List[Record]]
+    heap_moves: Optional[List[Record]]
+    engine: str
+    note: Optional[str]
+    reason: Optional[str]
+    stopped: Optional[Record]
+
+class CountResult(Result):
+    game: str
+    position: str
+    first_player_wins: Union[int, str]
+    second_player_wins: Union[int, str]
+    draws: Union[int, str]
+    games: Union[int, str]
+    positions: Union[int, str]
+    by_length: Optional[List[Record]]
+    reason: Optional[str]
+    stopped: Optional[Record]
+
+class CheckResult(Result):
+    game: str
+    position: str
+    reachable: Optional[bool]
+    reason: Optional[str]
+    stopped: Optional[Record]
+    def __bool__(self) -> bool: ...
+
+class GrundyResult(Result):
+    game: str
+    upto: int
+    values: Any  # numpy.ndarray of uint32 when NumPy can be imported, else List[int]
+    period: Optional[int]
+    preperiod: Optional[int]
+    largest: int
+    largest_at: int
+    mask: Optional[int]
+    mask_domain: bool
+    rare_heaps: int
+    common_heaps: int
+    rare_values: List[int]
+    reason: Optional[str]
+    stopped: Optional[Record]
+
+class MovesResult(Result):
+    game: str
+    position: str
+    to_move: str
+    over: bool
+    moves: List[Move]
+
+class AfterResult(Result):
+    game: str
+    position: str
+    move: str
+    after: str
+    to_move: str
+    over: bool
+
+class BestResult(Result):
+    game: str
+    position: str
+    to_move: str
+    best: Optional[Move]
+    proven: bool
+    engine: str
+    reason: Optional[str]
+    stopped: Optional[Record]
+
+def solve(
+    game: _GameArg,
+    position: Optional[str] = None,
+    *,
+    moves: Optional[str] = None,
+    winning: bool = False,
+    value_only: bool = False,
+    no_moves: bool = False,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    memory_mib: Optional[int] = None,
+    threads: Optional[int] = None,
+    book: Optional[Book] = None,
+    no_book: bool = False,
+) -> SolveResult: ...
+def count(
+    game: _GameArg,
+    position: Optional[str] = None,
+    *,
+    moves: Optional[str] = None,
+    by_length: bool = False,
+    dense: bool = False,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    memory_mib: Optional[int] = None,
+) -> CountResult: ...
+def check(
+    game: _GameArg,
+    position: Optional[str] = None,
+    *,
+    moves: Optional[str] = None,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    memory_mib: Optional[int] = None,
+) -> CheckResult: ...
+def grundy(
+    game: _GameArg,
+    upto: int,
+    *,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    memory_mib: Optional[int] = None,
+) -> GrundyResult: ...
+def best_move(
+    game: _GameArg,
+    position: Optional[str] = None,
+    *,
+    moves: Optional[str] = None,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    memory_mib: Optional[int] = None,
+    threads: Optional[int] = None,
+    book: Optional[Book] = None,
+    no_book: bool = False,
+) -> BestResult: ...
+def solve_many(
+    game: _GameArg,
+    positions: Iterable[str],
+    *,
+    winning: bool = False,
+    value_only: bool = False,
+    no_moves: bool = False,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    memory_mib: Optional[int] = None,
+    threads: Optional[int] = None,
+    book: Optional[Book] = None,
+    no_book: bool = False,
+) -> List[SolveResult]: ...
+
+class Game:
+    def __init__(self, name: _GameArg) -> None: ...
+    @property
+    def name(self) -> str: ...
+    def describe(self) -> Dict[str, Any]: ...
+    def empty(self) -> str: ...
+    def moves(self, position: Optional[str] = None) -> MovesResult: ...
+    def legal_moves(self, position: Optional[str] = None) -> List[str]: ...
+    def play(self, position: str, move: Union[str, int]) -> str: ...
+    def is_over(self, position: str) -> bool: ...
+    def solve(self, position: Optional[str] = None, **kwargs: Any) -> SolveResult: ...
+    def best_move(self, position: Optional[str] = None, **kwargs: Any) -> Optional[str]: ...
+
+class Database:
+    def __init__(self, path: Union[str, "PathLike[str]"]) -> None: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def path(self) -> Path: ...
+    def query(
+        self,
+        position: Optional[str] = None,
+        *,
+        winning: bool = False,
+        timeout: Optional[float] = None,
+        max_nodes: Optional[int] = None,
+        memory_mib: Optional[int] = None,
+    ) -> SolveResult: ...
+
+class Book:
+    def __init__(self, path: Union[str, "PathLike[str]"]) -> None: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def depth(self) -> int: ...
+    def __len__(self) -> int: ...
