@@ -62,7 +62,13 @@ impl Pool {
                 self.waiting.fetch_sub(1, Ordering::Relaxed);
                 return Err(ApiError::new(
                     StatusCode::TOO_MANY_REQUESTS,
-                    format!("the server is busy: {} requests are waiting; try again", self.queue),
+                    format!(
+                        "the server is busy: {} waiting; try again",
+                        match self.queue {
+                            1 => "1 request is".to_string(),
+                            n => format!("{n} requests are"),
+                        }
+                    ),
                 ));
             }
             let _waiting = Waiting(&self.waiting);

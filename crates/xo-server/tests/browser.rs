@@ -447,7 +447,7 @@ async fn page_plays_and_agrees_with_the_core() {
     open(&c, &origin, "game=tictactoe&position=XX.OO....&mode=ai&side=second").await;
     board_at(&c, "XXXOO....").await;
     let status = c.find(Locator::Id("status")).await.unwrap().text().await.unwrap();
-    assert_eq!(status, "X won.");
+    assert_eq!(status, "Perfect play won.", "the winner named from the player's side");
 
     // Connect 4 on 5x4 by column: a click, then digit keys.
     open(&c, &origin, "game=connect:5,4,4").await;
@@ -534,4 +534,323 @@ async fn page_plays_and_agrees_with_the_core() {
     c.close().await.unwrap();
     drop(driver);
     eprintln!("browser test: {:.1} s", started.elapsed().as_secs_f64());
+}
+
+/// A static file host for `dir` (what `xo page --out DIR` writes): GET of a file by name, 404
+/// for anything else, such as the API. One thread per connection; lives as long as the test.
+fn static_host(dir: PathBuf) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let dir = dir.clone();
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut first = String::new();
+                if reader.read_line(&mut first).is_err() {
+                    return;
+                }
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                        break;
+                    }
+                }
+                let path = first.split_whitespace().nth(1).unwrap_or("/");
+                let path = path.split(['?', '#']).next().unwrap_or("/");
+                let name = if path == "/" { "index.html" } else { path.trim_start_matches('/') };
+                let kind = match name.rsplit('.').next() {
+                    Some("html") => "text/html; charset=utf-8",
+                    Some("js") => "text/javascript",
+                    Some("wasm") => "application/wasm",
+                    _ => "application/octet-stream",
+                };
+                let file = (!name.contains('/') && !name.contains(".."))
+                    .then(|| std::fs::read(dir.join(name)).ok())
+                    .flatten();
+                let (status, body) = match file {
+                    Some(bytes) => ("200 OK", bytes),
+                    None => ("404 Not Found", b"not found".to_vec()),
+                };
+                let head = format!(
+                    "HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = stream.write_all(head.as_bytes());
+                let _ = stream.write_all(&body);
+            });
+        }
+    });
+    format!("http://{addr}")
+}
+
+/// The core's answer to `request` (JSON), as JSON.
+fn core_ask(request: Value) -> Value {
+    let asked: xo_core::request::Request = serde_json::from_value(request.clone()).unwrap();
+    let query = asked.prepare(&[], 1).unwrap_or_else(|e| panic!("{request}: {e}"));
+    let answer =
+        answer(&query, &Meter::new(Budget::default())).expect("answered within the default budget");
+    serde_json::to_value(answer).unwrap()
+}
+
+/// Whether the browser tests must run (else they skip when chromium is missing).
+fn browser_missing() -> bool {
+    let missing: Vec<String> = [chromium(), chromedriver()]
+        .into_iter()
+        .filter(|p| !p.is_file())
+        .map(|p| p.display().to_string())
+        .collect();
+    if missing.is_empty() {
+        return false;
+    }
+    let message =
+        format!("{} missing: install chromium and chromium-driver (.ci/run does)", missing.join(" and "));
+    if std::env::var_os("XO_REQUIRE_BROWSER").is_some() {
+        panic!("XO_REQUIRE_BROWSER is set but {message}");
+    }
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "\n*** browser test skipped: {message} ***\n");
+    true
+}
+
+/// The value the player who just moved got: the value after the move, turned round.
+fn flip(value: &str) -> &'static str {
+    match value {
+        "win" => "loss",
+        "loss" => "win",
+        "draw" => "draw",
+        other => panic!("no value {other}"),
+    }
+}
+
+/// An octal game's board against the core: every move the core lists (`heap_moves`) shown with
+/// its value, colour and remoteness, and the winning ones exactly the core's winning moves.
+async fn check_heaps(c: &Client, game: &str, position: &str) -> Value {
+    let shown = board_at(c, position).await;
+    let report = core_report(game, position);
+    let key = |m: &Value| {
+        let mut leaves: Vec<u64> =
+            m["leaves"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap()).collect();
+        leaves.sort();
+        let leaves: Vec<String> = leaves.iter().map(u64::to_string).collect();
+        format!("{}:{}:{}", m["heap"], m["removed"], leaves.join(","))
+    };
+    let got: BTreeMap<String, &Value> = shown["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["move"].as_str().unwrap().to_string(), m))
+        .collect();
+    let want = report["heap_moves"].as_array().expect("small sums list every move");
+    assert_eq!(got.len(), want.len(), "{game} {position}: shown {:?}", got.keys());
+    for m in want {
+        let g = got.get(&key(m)).unwrap_or_else(|| panic!("{game} {position}: {} not shown", key(m)));
+        let value = m["value"].as_str().unwrap();
+        assert_eq!(g["value"], value, "{game} {position} {}", key(m));
+        assert_eq!(g["bg"], colour(value), "{game} {position} {}", key(m));
+        let r = m["remoteness"].as_u64().map(|r| r.to_string()).unwrap_or_default();
+        assert_eq!(g["remoteness"], r.as_str(), "{game} {position} {}", key(m));
+    }
+    let mut winning: Vec<String> =
+        report["winning_moves"].as_array().unwrap().iter().map(key).collect();
+    winning.sort();
+    let green: Vec<String> =
+        got.iter().filter(|(_, m)| m["value"] == "win").map(|(k, _)| k.clone()).collect();
+    assert_eq!(green, winning, "{game} {position}");
+    report
+}
+
+/// Plays `game` from `start` to its end against the page's perfect play (the page plays
+/// second): the test plays the core's best move, checks the board after it against the core,
+/// then checks that the page's reply kept the value (a winning reply wins one ply sooner, a
+/// losing one loses no sooner) and is a legal move, and goes on from there. Returns the plies.
+async fn play_out(c: &Client, origin: &str, game: &str, start: &str) -> usize {
+    let octal = core_ask(json!({"game": game, "position": start}))["heap_values"].is_array();
+    open(c, origin, &format!("game={game}&position={}&mode=ai&side=first", start.replace(' ', "+")))
+        .await;
+    let mut position = start.to_string();
+    let mut plies = 0;
+    loop {
+        let report = if octal {
+            check_heaps(c, game, &position).await
+        } else {
+            check_board(c, game, &position).await
+        };
+        let chosen = if octal {
+            let moves = report["heap_moves"].as_array().unwrap();
+            let best = best_moves(
+                &moves
+                    .iter()
+                    .map(|m| {
+                        let mut m = m.clone();
+                        let mut leaves: Vec<u64> = m["leaves"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|l| l.as_u64().unwrap())
+                            .collect();
+                        leaves.sort();
+                        let leaves: Vec<String> = leaves.iter().map(u64::to_string).collect();
+                        m["move"] = json!(format!("{}:{}:{}", m["heap"], m["removed"], leaves.join(",")));
+                        m
+                    })
+                    .collect::<Vec<_>>(),
+            );
+            best.first().cloned()
+        } else {
+            best_moves(report["moves"].as_array().unwrap()).first().cloned()
+        };
+        let Some(mv) = chosen else {
+            let status = c.find(Locator::Id("status")).await.unwrap().text().await.unwrap();
+            assert!(
+                ["You won.", "Perfect play won.", "Draw."].contains(&status.as_str()),
+                "{game} {position}: over, status {status:?}"
+            );
+            return plies;
+        };
+        // The position after the move, from the core.
+        let after = if octal {
+            let (h, rest) = mv.split_once(':').unwrap();
+            let leaves: Vec<u64> = rest
+                .split_once(':')
+                .unwrap()
+                .1
+                .split(',')
+                .filter(|s| !s.is_empty())
+                .map(|s| s.parse().unwrap())
+                .collect();
+            let mut heaps: Vec<u64> =
+                position.split_whitespace().map(|s| s.parse().unwrap()).collect();
+            let h: usize = h.parse().unwrap();
+            heaps.splice(h - 1..h, leaves);
+            heaps.retain(|&n| n > 0);
+            heaps.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+        } else {
+            core_ask(json!({"game": game, "position": position, "question": "after", "move": mv}))
+                ["after"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        click(c, &format!(r#"#board .mv[data-move="{mv}"]"#)).await;
+        plies += 1;
+        let mid = core_report(game, &after);
+        let over = if octal {
+            mid["heap_values"].as_array().unwrap().is_empty()
+        } else {
+            mid["moves"].as_array().unwrap().is_empty()
+        };
+        if over {
+            position = after;
+            continue;
+        }
+        // The page's reply.
+        let shown = wait_for(c, &format!("the reply in {game} {after}"), READ_BOARD, |v| {
+            v["position"] != after.as_str()
+                && v["position"] != position.as_str()
+                && (v["status"] == "ready" || v["status"] == "over")
+        })
+        .await;
+        let next = shown["position"].as_str().unwrap().to_string();
+        let reply = core_report(game, &next);
+        assert_eq!(
+            reply["value"],
+            flip(mid["value"].as_str().unwrap()),
+            "{game}: the page's reply in {after} led to {next}"
+        );
+        if let (Some(r0), Some(r1)) = (mid["remoteness"].as_u64(), reply["remoteness"].as_u64()) {
+            assert_eq!(r1 + 1, r0, "{game}: the page's reply in {after} (to {next}) is not the best");
+        }
+        if !octal {
+            let legal = core_ask(json!({"game": game, "position": after, "question": "moves"}));
+            assert!(
+                legal["moves"].as_array().unwrap().iter().any(|m| m["position"] == next.as_str()),
+                "{game}: {next} does not follow {after}"
+            );
+        }
+        plies += 1;
+        position = next;
+    }
+}
+
+/// Median milliseconds of `runs` answers to `request` by the page's core (the worker), after
+/// one to warm it.
+async fn time_in_page(c: &Client, request: &Value, runs: usize) -> f64 {
+    let script = r#"
+const [req, runs, done] = arguments;
+(async () => {
+  await window.xoCore.ask(req);
+  const ms = [];
+  for (let i = 0; i < runs; i++) { const t0 = performance.now(); await window.xoCore.ask(req); ms.push(performance.now() - t0); }
+  ms.sort((a, b) => a - b);
+  done(ms[Math.floor(ms.length / 2)]);
+})().catch((e) => done(String(e)));
+"#;
+    let v = c.execute_async(script, vec![request.clone(), json!(runs)]).await.unwrap();
+    v.as_f64().unwrap_or_else(|| panic!("timing {request}: {v}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_works_without_a_server() {
+    if browser_missing() {
+        return;
+    }
+    let started = Instant::now();
+    let dir = std::env::temp_dir().join(format!("xo-static-{}", std::process::id()));
+    let written = xo_server::page::write_static(&dir).unwrap();
+    assert_eq!(written.len(), 4);
+    let origin = static_host(dir.clone());
+    let driver = start_driver();
+    let c = connect(&driver).await;
+
+    // No server: the page says so and answers in the browser, as the core does.
+    open(&c, &origin, "game=tictactoe").await;
+    check_board(&c, "tictactoe", ".........").await;
+    let core = c.execute("return document.body.dataset.core", vec![]).await.unwrap();
+    assert_eq!(core, "browser");
+
+    // Within 100 ms in the browser: a tic-tac-toe position, and a 20-cell Treblecross strip.
+    let ttt = time_in_page(&c, &json!({"game": "tictactoe", "position": "X...O...."}), 5).await;
+    let tc = time_in_page(&c, &json!({"game": "treblecross:20"}), 5).await;
+    std::fs::create_dir_all(artifacts()).unwrap();
+    std::fs::write(
+        artifacts().join("wasm-timings.json"),
+        json!({"tictactoe X...O.... ms": ttt, "treblecross:20 empty ms": tc}).to_string(),
+    )
+    .unwrap();
+    eprintln!("in the browser: tic-tac-toe {ttt:.1} ms, treblecross:20 {tc:.1} ms");
+    assert!(ttt < 100.0, "tic-tac-toe took {ttt} ms");
+    assert!(tc < 100.0, "treblecross:20 took {tc} ms");
+
+    // Games played to the end against the page's perfect play, every position checked.
+    for (game, start) in [
+        ("tictactoe", "........."),
+        ("lol:8", "........"),
+        ("treblecross:12", "............"),
+        ("kayles", "3 5"),
+        ("connect:5,4,4", "...................."),
+    ] {
+        let plies = play_out(&c, &origin, game, start).await;
+        eprintln!("{game}: {plies} plies, checked");
+    }
+
+    // Screenshots at 1280 and 375 px.
+    for (width, name) in [(1280, "static-1280.png"), (375, "static-375.png")] {
+        c.set_window_size(width, 900).await.unwrap();
+        open(&c, &origin, "game=connect4&moves=4+4+3").await;
+        wait_for(&c, "connect4", READ_BOARD, |v| v["game"] == "connect4").await;
+        let widths = c
+            .execute("return [document.documentElement.scrollWidth, window.innerWidth]", vec![])
+            .await
+            .unwrap();
+        assert!(widths[0].as_u64() <= widths[1].as_u64(), "{width} px: {widths}");
+        std::fs::write(artifacts().join(name), c.screenshot().await.unwrap()).unwrap();
+    }
+    assert_local(&c, &origin).await;
+    c.close().await.unwrap();
+    drop(driver);
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("browser test without a server: {:.1} s", started.elapsed().as_secs_f64());
 }
