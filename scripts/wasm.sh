@@ -34,13 +34,24 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 wasm-bindgen --target no-modules --no-typescript --out-dir "$out" \
   target/wasm/wasm32-unknown-unknown/wasm/xo_wasm.wasm
-XO_WASM_HASH_OUT="$out/wasm.hash" cargo test -q -p xo-server --test wasm_artifact -- write_hash >/dev/null
+# The sources' hash, as crates/xo-server/tests/wasm_artifact.rs computes it: CRC-32 (from
+# gzip's trailer) of each file's path, NUL, length, NUL and bytes, in byte order of the paths.
+files=$( { printf '%s\n' Cargo.toml Cargo.lock crates/xo-core/Cargo.toml crates/xo-wasm/Cargo.toml
+           find crates/xo-core/src crates/xo-wasm/src -type f; } | LC_ALL=C sort)
+crc=$(for f in $files; do printf '%s\0%s\0' "$f" "$(stat -c %s "$f")"; cat "$f"; done \
+  | gzip -1 -c | tail -c8 | head -c4 | od -An -tx4 | tr -d ' \n')
+echo "crc32 $crc over $(printf '%s\n' "$files" | wc -l) files" > "$out/wasm.hash"
 
 if $check; then
   status=0
   for f in xo_wasm_bg.wasm xo_wasm.js wasm.hash; do
     cmp -s "$out/$f" "$page/$f" || { echo "$page/$f differs from what scripts/wasm.sh builds" >&2; status=1; }
   done
+  size=$(gzip -9 -c "$page/xo_wasm_bg.wasm" | wc -c)
+  if [ "$size" -gt $((1 << 20)) ]; then
+    echo "the WebAssembly core is $size bytes gzipped, more than 1 MiB" >&2
+    status=1
+  fi
   exit $status
 fi
 cp "$out/xo_wasm_bg.wasm" "$out/xo_wasm.js" "$out/wasm.hash" "$page/"

@@ -27,7 +27,9 @@ fn files(dir: &Path, out: &mut Vec<String>) {
     }
 }
 
-/// FNV-1a (64 bits) of each source's path, length and bytes, in path order.
+/// CRC-32 of each source's path, length and bytes (`path NUL length NUL bytes`), in byte
+/// order of the paths: what `scripts/wasm.sh` computes with `gzip` (whose trailer holds the
+/// CRC-32 of its input), so the script needs nothing but the shell to write it.
 fn sources_hash() -> String {
     let mut names = vec![
         "Cargo.toml".to_string(),
@@ -38,29 +40,14 @@ fn sources_hash() -> String {
     files(Path::new("crates/xo-core/src"), &mut names);
     files(Path::new("crates/xo-wasm/src"), &mut names);
     names.sort();
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
+    let mut crc = crc32fast::Hasher::new();
     for name in &names {
         let bytes = std::fs::read(root().join(name)).unwrap_or_else(|e| panic!("read {name}: {e}"));
-        eat(name.as_bytes());
-        eat(&[0]);
-        eat(&(bytes.len() as u64).to_le_bytes());
-        eat(&bytes);
+        crc.update(name.as_bytes());
+        crc.update(format!("\0{}\0", bytes.len()).as_bytes());
+        crc.update(&bytes);
     }
-    format!("fnv1a64 {h:016x} over {} files\n", names.len())
-}
-
-/// `scripts/wasm.sh` calls this to write the hash beside what it built (`XO_WASM_HASH_OUT`).
-#[test]
-fn write_hash() {
-    if let Some(out) = std::env::var_os("XO_WASM_HASH_OUT") {
-        std::fs::write(out, sources_hash()).unwrap();
-    }
+    format!("crc32 {:08x} over {} files\n", crc.finalize(), names.len())
 }
 
 #[test]
