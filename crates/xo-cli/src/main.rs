@@ -473,7 +473,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
                 writeln!(out, "{} ({bytes} bytes)", path.display())?;
             }
-            writeln!(out, "serve the folder from any static file host; the page solves in the browser")?;
+            writeln!(
+                out,
+                "serve the folder from any static file host; the page solves in the browser"
+            )?;
         }
         Command::Book(args) => xo_cli::book::run(&args, &mut out)?,
     }

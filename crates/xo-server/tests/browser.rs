@@ -1,5 +1,8 @@
-//! The page in a real headless browser (Debian's `chromium` and `chromium-driver`) against the
-//! server started in this process: it plays tic-tac-toe by clicking and by keyboard, Connect 4 on
+//! The page in a real headless browser (Debian's `chromium` and `chromium-driver`), against the
+//! server started in this process, and as the static copy `xo page --out` writes served by a
+//! plain file host (no server: the WebAssembly core answers; five games played to the end against
+//! the page's perfect play, every position checked; the answer times measured; the defects of
+//! issue 21 each reproduced). Against the server: it plays tic-tac-toe by clicking and by keyboard, Connect 4 on
 //! 5x4 by column buttons and digit keys, LOL and Treblecross strips and Kayles heaps, and checks
 //! every shown move's colour, value, remoteness and best-move mark against `xo_core`'s own
 //! answer; undo/redo, the address bar round trip, paste, play against perfect play, errors, the
@@ -315,6 +318,8 @@ async fn page_plays_and_agrees_with_the_core() {
     // Tic-tac-toe: the first load, its size, the empty board.
     open(&c, &origin, "game=tictactoe").await;
     check_board(&c, "tictactoe", ".........").await;
+    let core = c.execute("return document.body.dataset.core", vec![]).await.unwrap();
+    assert_eq!(core, "server", "the page found its server");
     let size = c
         .execute("const n = performance.getEntriesByType('navigation')[0]; return [n.decodedBodySize, n.transferSize];", vec![])
         .await
@@ -605,8 +610,10 @@ fn browser_missing() -> bool {
     if missing.is_empty() {
         return false;
     }
-    let message =
-        format!("{} missing: install chromium and chromium-driver (.ci/run does)", missing.join(" and "));
+    let message = format!(
+        "{} missing: install chromium and chromium-driver (.ci/run does)",
+        missing.join(" and ")
+    );
     if std::env::var_os("XO_REQUIRE_BROWSER").is_some() {
         panic!("XO_REQUIRE_BROWSER is set but {message}");
     }
@@ -646,7 +653,8 @@ async fn check_heaps(c: &Client, game: &str, position: &str) -> Value {
     let want = report["heap_moves"].as_array().expect("small sums list every move");
     assert_eq!(got.len(), want.len(), "{game} {position}: shown {:?}", got.keys());
     for m in want {
-        let g = got.get(&key(m)).unwrap_or_else(|| panic!("{game} {position}: {} not shown", key(m)));
+        let g =
+            got.get(&key(m)).unwrap_or_else(|| panic!("{game} {position}: {} not shown", key(m)));
         let value = m["value"].as_str().unwrap();
         assert_eq!(g["value"], value, "{game} {position} {}", key(m));
         assert_eq!(g["bg"], colour(value), "{game} {position} {}", key(m));
@@ -668,8 +676,12 @@ async fn check_heaps(c: &Client, game: &str, position: &str) -> Value {
 /// losing one loses no sooner) and is a legal move, and goes on from there. Returns the plies.
 async fn play_out(c: &Client, origin: &str, game: &str, start: &str) -> usize {
     let octal = core_ask(json!({"game": game, "position": start}))["heap_values"].is_array();
-    open(c, origin, &format!("game={game}&position={}&mode=ai&side=first", start.replace(' ', "+")))
-        .await;
+    open(
+        c,
+        origin,
+        &format!("game={game}&position={}&mode=ai&side=first", start.replace(' ', "+")),
+    )
+    .await;
     let mut position = start.to_string();
     let mut plies = 0;
     loop {
@@ -693,7 +705,8 @@ async fn play_out(c: &Client, origin: &str, game: &str, start: &str) -> usize {
                             .collect();
                         leaves.sort();
                         let leaves: Vec<String> = leaves.iter().map(u64::to_string).collect();
-                        m["move"] = json!(format!("{}:{}:{}", m["heap"], m["removed"], leaves.join(",")));
+                        m["move"] =
+                            json!(format!("{}:{}:{}", m["heap"], m["removed"], leaves.join(",")));
                         m
                     })
                     .collect::<Vec<_>>(),
@@ -761,7 +774,11 @@ async fn play_out(c: &Client, origin: &str, game: &str, start: &str) -> usize {
             "{game}: the page's reply in {after} led to {next}"
         );
         if let (Some(r0), Some(r1)) = (mid["remoteness"].as_u64(), reply["remoteness"].as_u64()) {
-            assert_eq!(r1 + 1, r0, "{game}: the page's reply in {after} (to {next}) is not the best");
+            assert_eq!(
+                r1 + 1,
+                r0,
+                "{game}: the page's reply in {after} (to {next}) is not the best"
+            );
         }
         if !octal {
             let legal = core_ask(json!({"game": game, "position": after, "question": "moves"}));
@@ -908,7 +925,10 @@ async fn page_defects_stay_fixed() {
     open(&c, &origin, "game=tictactoe&position=XXXXO....").await;
     wait_for(&c, "the error", READ_BOARD, |v| v["status"] == "error").await;
     let playable = c
-        .execute("return document.querySelectorAll('#board .mv:not([aria-disabled])').length", vec![])
+        .execute(
+            "return document.querySelectorAll('#board .mv:not([aria-disabled])').length",
+            vec![],
+        )
         .await
         .unwrap();
     assert_eq!(playable, 0);
@@ -930,12 +950,19 @@ async fn page_defects_stay_fixed() {
     open(&c, &origin, "game=connect:5,4,4&moves=3+3+2+4+1+3+3+5+2+2+4+4+5+1").await;
     let mut most = 0;
     for _ in 0..40 {
-        let n = c.execute("return window.xoCore ? window.xoCore.searches() : 0", vec![]).await.unwrap();
+        let n =
+            c.execute("return window.xoCore ? window.xoCore.searches() : 0", vec![]).await.unwrap();
         most = most.max(n.as_u64().unwrap());
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert!(most <= 1, "{most} searches at once");
-    wait_for(&c, "the whole history solved", "return document.querySelectorAll('#chart .pt.v-unknown').length", |v| v == 0).await;
+    wait_for(
+        &c,
+        "the whole history solved",
+        "return document.querySelectorAll('#chart .pt.v-unknown').length",
+        |v| v == 0,
+    )
+    .await;
 
     // Missing 7 and 2, 3: a long search shows its time and stops; the position is asked again
     // when shown again; a stopped search frees the browser's core at once.
@@ -951,13 +978,61 @@ async fn page_defects_stay_fixed() {
     wait_for(&c, "the move's search", READ_BOARD, |v| v["status"] == "loading").await;
     click(&c, "#undo").await;
     wait_for(&c, "the empty board asked again", READ_BOARD, |v| {
-        v["status"] == "loading" && v["position"] == "." .repeat(42)
+        v["status"] == "loading" && v["position"] == ".".repeat(42)
     })
     .await;
     let t0 = Instant::now();
     open(&c, &origin, "game=tictactoe").await;
     check_board(&c, "tictactoe", ".........").await;
     assert!(t0.elapsed() < Duration::from_secs(5), "the old search held the core");
+
+    // The moves played, coloured by their value for who played them, the mistake marked and
+    // reviewed: after X's corner, O's edge loses the draw.
+    open(&c, &origin, "game=tictactoe&moves=1+2").await;
+    board_at(&c, "XO.......").await;
+    let review =
+        wait_for(&c, "the review", "return document.getElementById('review').textContent", |v| {
+            v.as_str().is_some_and(|t| t.contains("move 2"))
+        })
+        .await;
+    assert_eq!(review, "Review: the draw was lost at move 2 (O: 2).");
+    let list = c
+        .execute(
+            "return Array.from(document.querySelectorAll('#moves .mvl')).map(e => e.className)",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(list, json!(["mvl v-draw", "mvl v-loss mistake cur"]));
+
+    // Connect Four's columns show their scores, the core's.
+    open(&c, &origin, "game=connect:5,4,4&moves=3").await;
+    let report = check_board(&c, "connect:5,4,4", ".................X..").await;
+    let shown = c
+        .execute("return Array.from(document.querySelectorAll('#board .cols .mv')).map(e => [e.dataset.move, e.querySelector('.sc').textContent])", vec![])
+        .await
+        .unwrap();
+    for m in report["moves"].as_array().unwrap() {
+        let score = m["score"].as_i64().unwrap();
+        let text = if score > 0 { format!("+{score}") } else { score.to_string() };
+        assert!(
+            shown.as_array().unwrap().iter().any(|s| s[0] == m["move"] && s[1] == text.as_str()),
+            "column {}: score {text}; shown {shown}",
+            m["move"]
+        );
+    }
+
+    // The gallery: a picture for each game; one click starts it.
+    let games = c
+        .execute("return Array.from(document.querySelectorAll('#gallery .game')).map(e => [e.dataset.game, e.querySelectorAll('svg').length])", vec![])
+        .await
+        .unwrap();
+    let games = games.as_array().unwrap();
+    assert!(games.len() >= 5 && games.iter().all(|g| g[1] == 1), "{games:?}");
+    let other =
+        games.iter().map(|g| g[0].as_str().unwrap()).find(|g| *g != "connect:5,4,4").unwrap();
+    click(&c, &format!(r#"#gallery .game[data-game="{other}"]"#)).await;
+    wait_for(&c, "the game from the gallery", READ_BOARD, |v| v["game"] == other).await;
 
     // 6. A phone: the 7x6 board fits its box; a strip is one row with its cells numbered; the
     // form leaves room for the board.
@@ -980,7 +1055,8 @@ async fn page_defects_stay_fixed() {
         .unwrap();
     let numbers: Vec<String> = (1..=20).map(|i| i.to_string()).collect();
     assert_eq!(strip, json!([1, numbers.join(",")]));
-    std::fs::write(artifacts().join("phone-treblecross.png"), c.screenshot().await.unwrap()).unwrap();
+    std::fs::write(artifacts().join("phone-treblecross.png"), c.screenshot().await.unwrap())
+        .unwrap();
 
     c.close().await.unwrap();
     drop(driver);
