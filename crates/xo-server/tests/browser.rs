@@ -1,14 +1,14 @@
-//! The page in a real headless browser (Debian's `chromium` and `chromium-driver`), against the
-//! server started in this process, and as the static copy `xo page --out` writes served by a
-//! plain file host (no server: the WebAssembly core answers; five games played to the end against
-//! the page's perfect play, every position checked; the answer times measured; the defects of
-//! issue 21 each reproduced). Against the server: it plays tic-tac-toe by clicking and by keyboard, Connect 4 on
-//! 5x4 by column buttons and digit keys, LOL and Treblecross strips and Kayles heaps, and checks
-//! every shown move's colour, value, remoteness and best-move mark against `xo_core`'s own
-//! answer; undo/redo, the address bar round trip, paste, play against perfect play, errors, the
-//! page's size, that no request left the server's origin, and a phone-sized window. Screenshots of
-//! mid-game positions are kept in `target/xo-artifacts/` (`midgame.png`, `midgame-connect.png`;
-//! under `$CARGO_TARGET_DIR` when set).
+//! The page in a real headless browser (Debian's `chromium` and `chromium-driver`), two ways.
+//! Against the server started in this process: it plays tic-tac-toe by clicking and by keyboard,
+//! Connect 4 on 5x4 by column buttons and digit keys, LOL and Treblecross strips and Kayles heaps,
+//! and checks every shown move's colour, value, remoteness and best-move mark against `xo_core`'s
+//! own answer; undo/redo, the address bar round trip, paste, play against perfect play, errors,
+//! the page's size, that no request left the server's origin, and a phone-sized window. As the
+//! static copy `xo page --out` writes, served by a plain file host (no server: the WebAssembly
+//! core answers): five games played to the end against the page's perfect play, every position
+//! checked; the answer times measured; each defect of issue 21 reproduced. Screenshots are kept
+//! in `target/xo-artifacts/` (`midgame*.png`, `static-1280.png`, `static-375.png`, `phone-*.png`;
+//! under `$CARGO_TARGET_DIR` when set), and the times in `wasm-timings.json`.
 //!
 //! Without chromium or chromedriver the test says so loudly and passes, unless
 //! `XO_REQUIRE_BROWSER` is set (as `.ci/run` does), when it fails.
