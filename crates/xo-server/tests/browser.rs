@@ -281,8 +281,14 @@ fn artifacts() -> PathBuf {
 #[test]
 fn page_is_small_and_self_contained() {
     assert!(PAGE.len() < 200 * 1024, "the page is {} bytes", PAGE.len());
-    for external in ["http://", "https://", "@import", "src=\"//", "href=\"//"] {
-        assert!(!PAGE.contains(external), "the page names an outside resource: {external}");
+    for (name, _, bytes) in xo_server::page::FILES {
+        if name.ends_with(".wasm") {
+            continue;
+        }
+        let text = std::str::from_utf8(bytes).unwrap();
+        for external in ["http://", "https://", "@import", "src=\"//", "href=\"//"] {
+            assert!(!text.contains(external), "{name} names an outside resource: {external}");
+        }
     }
 }
 
@@ -320,6 +326,11 @@ async fn page_plays_and_agrees_with_the_core() {
     check_board(&c, "tictactoe", ".........").await;
     let core = c.execute("return document.body.dataset.core", vec![]).await.unwrap();
     assert_eq!(core, "server", "the page found its server");
+    let used = c
+        .execute("return [window.xoCore.state.wasm, window.xoCore.state.last]", vec![])
+        .await
+        .unwrap();
+    assert_eq!(used, json!([true, "browser"]), "tic-tac-toe is answered in the browser");
     let size = c
         .execute("const n = performance.getEntriesByType('navigation')[0]; return [n.decodedBodySize, n.transferSize];", vec![])
         .await
@@ -464,6 +475,8 @@ async fn page_plays_and_agrees_with_the_core() {
     keys(&c, "3").await;
     let report = check_board(&c, "connect:5,4,4", "............X...OX..").await;
     assert!(report["moves"][0]["score"].is_i64(), "gravity reports carry scores");
+    let used = c.execute("return window.xoCore.state.last", vec![]).await.unwrap();
+    assert_eq!(used, "server", "a 20-cell gravity board is asked of the server");
     std::fs::write(artifacts().join("midgame-connect.png"), c.screenshot().await.unwrap()).unwrap();
 
     // A LOL strip: each empty cell offers both letters.
@@ -856,8 +869,8 @@ async fn page_works_without_a_server() {
     // Screenshots at 1280 and 375 px.
     for (width, name) in [(1280, "static-1280.png"), (375, "static-375.png")] {
         c.set_window_size(width, 900).await.unwrap();
-        open(&c, &origin, "game=connect4&moves=4+4+3").await;
-        wait_for(&c, "connect4", READ_BOARD, |v| v["game"] == "connect4").await;
+        open(&c, &origin, "game=connect:5,4,4&moves=3+3+2+4").await;
+        check_board(&c, "connect:5,4,4", "............O...XXO.").await;
         let widths = c
             .execute("return [document.documentElement.scrollWidth, window.innerWidth]", vec![])
             .await
@@ -1061,4 +1074,56 @@ async fn page_defects_stay_fixed() {
     c.close().await.unwrap();
     drop(driver);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The server stops under an open page: the page goes on in the browser (the WebAssembly core
+/// it loaded), with every shown move still the core's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_goes_on_when_the_server_stops() {
+    if browser_missing() {
+        return;
+    }
+    // The server on a runtime of its own, so that stopping it closes every connection too.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let origin = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = std::thread::spawn(move || {
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            tokio::select! {
+                _ = xo_server::serve(listener, xo_server::Config::default()) => {}
+                _ = stopped => {}
+            }
+        });
+        rt.shutdown_timeout(Duration::from_secs(5));
+    });
+    let driver = start_driver();
+    let c = connect(&driver).await;
+    open(&c, &origin, "game=connect:5,4,4&moves=3").await;
+    check_board(&c, "connect:5,4,4", ".................X..").await;
+    let used = c
+        .execute("return [document.body.dataset.core, window.xoCore.state.last]", vec![])
+        .await
+        .unwrap();
+    assert_eq!(used, json!(["server", "server"]));
+
+    stop.send(()).unwrap();
+    server.join().unwrap();
+    assert!(
+        TcpStream::connect(origin.trim_start_matches("http://")).is_err(),
+        "the server stopped"
+    );
+    click(&c, r#"#board .cols .mv[data-move="3"]"#).await;
+    check_board(&c, "connect:5,4,4", "............O....X..").await;
+    click(&c, r#"#board .cols .mv[data-move="2"]"#).await;
+    check_board(&c, "connect:5,4,4", "............O...XX..").await;
+    let used = c
+        .execute("return [document.body.dataset.core, window.xoCore.state.last]", vec![])
+        .await
+        .unwrap();
+    assert_eq!(used, json!(["browser", "browser"]), "the browser answers once the server is gone");
+    c.close().await.unwrap();
+    drop(driver);
 }
