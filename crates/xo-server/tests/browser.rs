@@ -958,6 +958,11 @@ async fn page_defects_stay_fixed() {
     click(&c, r#"#board .mv[data-move="3"]"#).await;
     board_at(&c, "XXXOO....").await;
     assert_eq!(text("status").await, "You won.");
+    let line = wait_for(&c, "the winning line", "return Array.from(document.querySelectorAll('#board .cell.winline')).map(e => e.dataset.cell)", |v| {
+        v.as_array().is_some_and(|a| !a.is_empty())
+    })
+    .await;
+    assert_eq!(line, json!(["1", "2", "3"]), "the winning line is drawn");
 
     // 3. A link of 14 moves: one search at a time, not 15 at once.
     open(&c, &origin, "game=connect:5,4,4&moves=3+3+2+4+1+3+3+5+2+2+4+4+5+1").await;
