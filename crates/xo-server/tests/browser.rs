@@ -604,12 +604,12 @@ fn static_host(dir: PathBuf) -> String {
     format!("http://{addr}")
 }
 
-/// The core's answer to `request` (JSON), as JSON.
+/// The core's answer to `request` (JSON) within the request's budget, as JSON.
 fn core_ask(request: Value) -> Value {
     let asked: xo_core::request::Request = serde_json::from_value(request.clone()).unwrap();
+    let budget = asked.budget(Budget::default()).unwrap();
     let query = asked.prepare(&[], 1).unwrap_or_else(|e| panic!("{request}: {e}"));
-    let answer =
-        answer(&query, &Meter::new(Budget::default())).expect("answered within the default budget");
+    let answer = answer(&query, &Meter::new(budget)).expect("answered within the budget");
     serde_json::to_value(answer).unwrap()
 }
 
@@ -1129,6 +1129,40 @@ async fn page_goes_on_when_the_server_stops() {
         .await
         .unwrap();
     assert_eq!(used, json!(["browser", "browser"]), "the browser answers once the server is gone");
+    c.close().await.unwrap();
+    drop(driver);
+}
+
+/// Issue 21, broken 1: Connect Four's first moves beyond the server's budget. The computer
+/// plays the core's look-ahead move (never a random one) and says that it is not proven.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_budget_replies_are_the_look_ahead_and_said_so() {
+    if browser_missing() {
+        return;
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let origin = format!("http://{}", listener.local_addr().unwrap());
+    let budget = Budget::default().with_max_nodes(20_000);
+    let config = xo_server::Config { budget, ..xo_server::Config::default() };
+    tokio::spawn(xo_server::serve(listener, config));
+    let driver = start_driver();
+    let c = connect(&driver).await;
+    open(&c, &origin, "game=connect4&mode=ai&side=first").await;
+    wait_for(&c, "connect4 over budget", READ_BOARD, |v| v["status"] == "unknown").await;
+    click(&c, r#"#board .cols .mv[data-move="4"]"#).await;
+    let after = "......................................X...";
+    let want = core_ask(
+        json!({"game": "connect4", "position": after, "question": "best", "max_nodes": 20_000}),
+    );
+    assert_eq!(want["proven"], false, "{want}");
+    let reply = core_ask(json!({
+        "game": "connect4", "position": after, "question": "after",
+        "move": want["best"]["move"].as_str().unwrap(),
+    }));
+    let next = reply["after"].as_str().unwrap().to_string();
+    wait_for(&c, "the computer's reply", READ_BOARD, |v| v["position"] == next.as_str()).await;
+    let notice = c.find(Locator::Id("error")).await.unwrap().text().await.unwrap();
+    assert!(notice.contains("two-ply look-ahead"), "{notice}");
     c.close().await.unwrap();
     drop(driver);
 }
