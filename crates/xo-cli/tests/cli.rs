@@ -418,3 +418,22 @@ fn messages_quoting_huge_input_are_cut() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.len() < 1000 && err.contains("(cut)"), "{} bytes", err.len());
 }
+
+#[test]
+fn page_writes_a_static_copy() {
+    let dir = std::env::temp_dir().join(format!("xo-page-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = xo(&["page", "--out", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for (name, _, bytes) in xo_server::page::FILES {
+        let written = std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(written == bytes, "{name} is the page's own");
+    }
+    let wasm = std::fs::read(dir.join("xo_wasm_bg.wasm")).unwrap();
+    assert_eq!(&wasm[..4], b"\0asm");
+    std::fs::remove_dir_all(&dir).unwrap();
+    // A folder that cannot be made: exit status 1 or 2 with the reason.
+    let bad = xo(&["page", "--out", "/proc/xo-no/such"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("cannot write the page"));
+}

@@ -10,7 +10,10 @@
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+// std's clock panics on wasm32-unknown-unknown; web-time is std's clock elsewhere and the
+// browser's `performance.now()` there.
+use web_time::Instant;
 
 /// The bounds a job must stay within. Every field has a default that keeps a job within minutes
 /// and a few GiB.

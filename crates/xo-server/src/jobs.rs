@@ -62,7 +62,13 @@ impl Pool {
                 self.waiting.fetch_sub(1, Ordering::Relaxed);
                 return Err(ApiError::new(
                     StatusCode::TOO_MANY_REQUESTS,
-                    format!("the server is busy: {} requests are waiting; try again", self.queue),
+                    format!(
+                        "the server is busy: {} waiting; try again",
+                        match self.queue {
+                            1 => "1 request is".to_string(),
+                            n => format!("{n} requests are"),
+                        }
+                    ),
                 ));
             }
             let _waiting = Waiting(&self.waiting);
@@ -86,5 +92,43 @@ impl Pool {
         result.map_err(|e| {
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the work failed: {e}"))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A full queue is refused with 429, its size in words ("1 request is", not "1 requests").
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_full_queue_says_how_many_wait() {
+        let pool = Arc::new(Pool::new(1, 1));
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let busy = {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                pool.run(&Meter::default(), move |_| {
+                    let _ = rx.recv();
+                    Ok(())
+                })
+                .await
+            })
+        };
+        let waiting = {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                pool.run(&Meter::default(), |_| Ok(())).await
+            })
+        };
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let refused = pool.run(&Meter::default(), |_| Ok(())).await.unwrap_err();
+        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(refused.message, "the server is busy: 1 request is waiting; try again");
+        tx.send(()).unwrap();
+        busy.await.unwrap().unwrap().unwrap();
+        waiting.await.unwrap().unwrap().unwrap();
+        let none = Pool::new(1, 0).run(&Meter::default(), |_| Ok(())).await.unwrap_err();
+        assert_eq!(none.message, "the server is busy: 0 requests are waiting; try again");
     }
 }

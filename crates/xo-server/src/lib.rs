@@ -22,7 +22,7 @@ mod error;
 mod handlers;
 mod jobs;
 pub mod load;
-mod page;
+pub mod page;
 mod params;
 
 pub use conn::{read_body, BodyLimits, Connections};
@@ -98,6 +98,9 @@ pub fn app(config: Config) -> Router {
     let state = Arc::new(handlers::AppState::new(config));
     Router::new()
         .route("/", get(page::index))
+        .route("/worker.js", get(page::worker))
+        .route("/xo_wasm.js", get(page::glue))
+        .route("/xo_wasm_bg.wasm", get(page::wasm))
         .route("/api/games", get(handlers::games))
         .route("/api/game", get(handlers::game).post(handlers::game))
         .route("/api/solve", get(handlers::solve).post(handlers::solve))

@@ -1,23 +1,90 @@
-//! The web page, embedded in the binary: one self-contained HTML file (its script and style
-//! inline), so the page needs nothing but this server.
+//! The web page, embedded in the binary: the HTML file (its script and style inline), the
+//! worker that runs xo's core in WebAssembly, the core itself (`xo_wasm_bg.wasm`, built from
+//! `crates/xo-wasm` by `scripts/wasm.sh` and committed) and its wasm-bindgen glue. The page
+//! needs nothing but this server, or nothing at all: [`write_static`] writes the same files for
+//! any static file host (`xo page --out DIR`), where the page solves in the browser alone.
 
-use axum::http::header;
-use axum::response::IntoResponse;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
 
 /// The page's bytes.
 pub const INDEX: &str = include_str!("../page/index.html");
 
+/// The worker script that runs the WebAssembly core.
+pub const WORKER: &str = include_str!("../page/worker.js");
+
+/// wasm-bindgen's glue for the WebAssembly core (a classic script, for the worker).
+pub const GLUE: &str = include_str!("../page/xo_wasm.js");
+
+/// The WebAssembly core: `crates/xo-wasm` for `wasm32-unknown-unknown`.
+pub const WASM: &[u8] = include_bytes!("../page/xo_wasm_bg.wasm");
+
+/// Every file of the page: its name (relative to the page), media type and bytes.
+pub const FILES: [(&str, &str, &[u8]); 4] = [
+    ("index.html", "text/html; charset=utf-8", INDEX.as_bytes()),
+    ("worker.js", "text/javascript; charset=utf-8", WORKER.as_bytes()),
+    ("xo_wasm.js", "text/javascript; charset=utf-8", GLUE.as_bytes()),
+    ("xo_wasm_bg.wasm", "application/wasm", WASM),
+];
+
+/// What the page may load and run: its own files, its inline script and style, and
+/// WebAssembly compiled from its own file.
+const POLICY: &str = "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; \
+     worker-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:";
+
+/// Writes the page's files into `dir` (created when missing), ready for any static file host:
+/// with no xo server behind it the page answers every question in the browser.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("xo-page-doc-{}", std::process::id()));
+/// let written = xo_server::page::write_static(&dir).unwrap();
+/// assert_eq!(written.len(), 4);
+/// assert!(dir.join("xo_wasm_bg.wasm").is_file());
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn write_static(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    FILES
+        .iter()
+        .map(|(name, _, bytes)| {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes)?;
+            Ok(path)
+        })
+        .collect()
+}
+
+fn file(name: &str) -> Response {
+    match FILES.iter().find(|(n, _, _)| *n == name) {
+        Some((_, kind, bytes)) => (
+            [
+                (header::CONTENT_TYPE, *kind),
+                (header::CACHE_CONTROL, "no-cache"),
+                (header::CONTENT_SECURITY_POLICY, POLICY),
+            ],
+            *bytes,
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, "no such file").into_response(),
+    }
+}
+
 /// `GET /`: the page.
-pub async fn index() -> impl IntoResponse {
-    (
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-            (
-                header::CONTENT_SECURITY_POLICY,
-                "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:",
-            ),
-        ],
-        INDEX,
-    )
+pub async fn index() -> Response {
+    file("index.html")
+}
+
+/// `GET /worker.js`: the worker that runs the WebAssembly core.
+pub async fn worker() -> Response {
+    file("worker.js")
+}
+
+/// `GET /xo_wasm.js`: wasm-bindgen's glue, loaded by the worker.
+pub async fn glue() -> Response {
+    file("xo_wasm.js")
+}
+
+/// `GET /xo_wasm_bg.wasm`: the WebAssembly core.
+pub async fn wasm() -> Response {
+    file("xo_wasm_bg.wasm")
 }

@@ -49,6 +49,17 @@ pub struct MovesReport {
     pub over: bool,
     /// Every legal move in board order, with the position after it.
     pub moves: Vec<LegalMove>,
+    /// When the game ended by a completed pattern: its cells, numbered from 1 in reading order
+    /// (the line a page draws through the win).
+    ///
+    /// ```
+    /// use xo_core::query::{answer, Answer, Query, Question};
+    /// let q = Query::parse("tictactoe", Some("XXXOO...."), Question::Moves).unwrap();
+    /// let Answer::Moves(r) = answer(&q, &Default::default()).unwrap() else { panic!() };
+    /// assert_eq!((r.over, r.line), (true, Some(vec![1, 2, 3])));
+    /// ```
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<Vec<usize>>,
 }
 
 /// The position after one move.
@@ -139,6 +150,14 @@ pub(super) fn moves(query: &Query, rules: &Rules, pos: &Position) -> MovesReport
         position: query.position_text(),
         to_move: player_to_move(rules, pos.plies()).into(),
         over: legal.is_empty(),
+        line: legal
+            .is_empty()
+            .then(|| {
+                let cells = pos.cells();
+                rules.patterns().into_iter().find(|p| p.iter().all(|&(c, m)| cells[c] == m))
+            })
+            .flatten()
+            .map(|p| p.iter().map(|&(c, _)| c + 1).collect()),
         moves: legal
             .iter()
             .map(|m| LegalMove {

@@ -15,6 +15,7 @@
 use std::ops::Deref;
 
 /// Tables at least this large are mapped (and may get huge pages).
+#[cfg(unix)]
 const MAP_FROM_BYTES: usize = 2 << 20;
 
 /// `len` zeroed entries of `T`.
@@ -29,6 +30,7 @@ pub(super) enum Zeroed<T> {
 impl<T: bytemuck::Zeroable + Sync> Zeroed<T> {
     /// `len` zeroed entries, mapped with huge pages when large.
     pub(super) fn new(len: usize) -> Self {
+        #[cfg(unix)]
         let bytes = len.saturating_mul(size_of::<T>());
         #[cfg(unix)]
         if bytes >= MAP_FROM_BYTES && align_of::<T>() <= 4096 {

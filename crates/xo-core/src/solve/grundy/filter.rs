@@ -43,7 +43,8 @@ use crate::budget::{Meter, Stopped};
 use crate::games::octal::OctalMoves;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Splits per heap up to which every split is simply scattered.
 const SMALL: usize = 1024;

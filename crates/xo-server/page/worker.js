@@ -1,0 +1,16 @@
+// xo's core in WebAssembly (crates/xo-wasm), answering the page's questions off its main
+// thread: one message {kind, text} at a time, answered with {out, ms} (out: the JSON the server
+// would answer, with its status) or {error}. The page ends a search by ending this worker.
+"use strict";
+importScripts("xo_wasm.js");
+const ready = wasm_bindgen({ module_or_path: "xo_wasm_bg.wasm" });
+onmessage = async (ev) => {
+  try {
+    await ready;
+    const t0 = performance.now();
+    const out = wasm_bindgen.xo(ev.data.kind, ev.data.text);
+    postMessage({ out, ms: performance.now() - t0 });
+  } catch (err) {
+    postMessage({ error: "the browser's core failed: " + (err && err.message ? err.message : String(err)) });
+  }
+};
