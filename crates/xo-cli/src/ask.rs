@@ -10,7 +10,7 @@ use crate::render::render_answer;
 use anyhow::{Context, Result};
 use std::io::{BufRead, Write};
 use xo_core::budget::{Budget, Meter};
-use xo_core::query::{answer, Answer, Game, Question};
+use xo_core::query::{answer, Answer, Question};
 use xo_core::request::Request;
 
 /// What one of the query commands was asked: the core's request (filled from the flags), and
@@ -48,18 +48,9 @@ pub struct Ended {
 /// Answers `request` and writes its report; `Err(OverBudget)` after writing the report (unknown,
 /// or partial) when the budget ran out.
 fn ask_one(ask: &Job, request: &Request, meter: &Meter, out: &mut impl Write) -> Result<Ended> {
-    let mut query = request.prepare(&ask.books, xo_core::threads::cores())?;
-    if let (Some(book), None) = (ask.books.first(), query.book()) {
-        // A book of another board would never be consulted: refused, not silently ignored.
-        let (w, h, k) = book.game();
-        anyhow::bail!("--book is a book of connect:{w},{h},{k}, not of {}", query.game().name());
-    }
-    // Without --book, the book xo ships for this game (Connect Four's), unless --no-book.
-    if let (None, false, Game::Placement(rules)) = (query.book(), request.no_book, query.game()) {
-        if let Some(book) = xo_store::book::shipped_for(rules) {
-            query = query.with_book(book);
-        }
-    }
+    // The given --book (refused if of another board), else the shipped one unless --no-book.
+    let query = xo_store::book::prepare(request, ask.books.first(), xo_core::threads::cores())
+        .map_err(|e| anyhow::anyhow!("{}", e.to_string().replacen("book is", "--book is", 1)))?;
     let result = match answer(&query, meter) {
         Ok(a) => a,
         Err(s) => query.unanswered(&s),

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use std::path::Path;
 use std::sync::Arc;
 use xo_core::budget::{Budget, Limit, Meter, Stopped};
-use xo_core::query::{answer, describe, Answer, Game, Query, Question};
+use xo_core::query::{answer, describe, Answer, Query, Question};
 use xo_core::request::{Ask, Request};
 use xo_core::solve::book::Book as CoreBook;
 
@@ -137,21 +137,7 @@ fn prepare(
     book: Option<&Arc<CoreBook>>,
     threads: usize,
 ) -> Result<Query, String> {
-    let books: Vec<Arc<CoreBook>> = book.into_iter().cloned().collect();
-    let mut query = request.prepare(&books, threads).map_err(|e| e.to_string())?;
-    if let (Some(book), None) = (book, query.book()) {
-        let (w, h, k) = book.game();
-        return Err(format!(
-            "book is a book of connect:{w},{h},{k}, not of {}",
-            query.game().name()
-        ));
-    }
-    if let (None, false, Game::Placement(rules)) = (query.book(), request.no_book, query.game()) {
-        if let Some(book) = xo_store::book::shipped_for(rules) {
-            query = query.with_book(book);
-        }
-    }
-    Ok(query)
+    xo_store::book::prepare(request, book, threads).map_err(|e| e.to_string())
 }
 
 /// Answers one request (the keyword arguments of `xo.solve`, `xo.count`, `xo.check`,

@@ -106,3 +106,40 @@ pub fn shipped_for(rules: &xo_core::rules::Rules) -> Option<std::sync::Arc<Book>
     }
     shipped().iter().find(|b| b.game() == (7, 6, 4)).cloned()
 }
+
+/// Prepares `request` with the opening book its front end loaded (`given`, from `--book` or
+/// `book=`), refused when it is of another board, or else the book xo ships for its game unless
+/// the request says `no_book`: the one rule every front end (the command, Python) follows.
+///
+/// ```
+/// use xo_core::request::Request;
+/// let mut r = Request::new("connect4");
+/// r.moves = Some("4444443333".into());
+/// assert!(xo_store::book::prepare(&r, None, 1).unwrap().book().is_some());
+/// r.no_book = true;
+/// assert!(xo_store::book::prepare(&r, None, 1).unwrap().book().is_none());
+/// ```
+pub fn prepare(
+    request: &xo_core::request::Request,
+    given: Option<&std::sync::Arc<Book>>,
+    threads: usize,
+) -> Result<xo_core::query::Query, xo_core::query::InputError> {
+    let books: Vec<_> = given.into_iter().cloned().collect();
+    let mut query = request.prepare(&books, threads)?;
+    if let (Some(book), None) = (given, query.book()) {
+        // A book of another board would never be consulted: refused, not silently ignored.
+        let (w, h, k) = book.game();
+        return Err(xo_core::query::InputError::Request(format!(
+            "book is a book of connect:{w},{h},{k}, not of {}",
+            query.game().name()
+        )));
+    }
+    if let (None, false, xo_core::query::Game::Placement(rules)) =
+        (query.book(), request.no_book, query.game())
+    {
+        if let Some(book) = shipped_for(rules) {
+            query = query.with_book(book);
+        }
+    }
+    Ok(query)
+}
