@@ -1,7 +1,7 @@
 //! Reports as people read them: boards drawn row by row, values, remoteness and moves in
 //! columns. JSON needs no code here: the core's reports serialise themselves.
 
-use xo_core::query::{Answer, CheckReport, CountReport, Query, SolveReport};
+use xo_core::query::{Answer, CheckReport, CountReport, LengthSplit, Query, SolveReport};
 use xo_core::rules::{Position, Rules};
 
 /// The board drawn row by row, with `.` for empty cells.
@@ -182,7 +182,7 @@ fn render_count(query: &Query, r: &CountReport) -> String {
             c.games, c.first_player_wins, c.second_player_wins, c.draws
         ));
     }
-    if let Some(lengths) = &r.by_length {
+    if let Some(LengthSplit::Known(lengths)) = &r.by_length {
         out.push_str("moves  games  first  second  draws\n");
         for l in lengths {
             let c = &l.counts;

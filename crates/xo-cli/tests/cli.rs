@@ -188,6 +188,13 @@ fn solve_stops_at_its_budget() {
     // Counting: a depth that would not fit the memory budget stops before it is expanded.
     let j = stopped(&["count", "lol:30", "--memory-mib", "64", "--json"], "--memory-mib");
     assert!(j["stopped"]["reached"].as_str().unwrap().contains("depth"), "{j}");
+    assert!(j.get("by_length").is_none(), "not asked for: {j}");
+    // Asked for the split by length: the field is kept, unknown (#23: it was left out).
+    let j = stopped(
+        &["count", "tictactoe", "--by-length", "--max-nodes", "10", "--json"],
+        "--max-nodes",
+    );
+    assert_eq!(j["by_length"], "unknown", "{j}");
     // Deeper than the LOL solver's recursion may go: stopped, not crashed.
     stopped(&["solve", "lol:200000", "--value-only", "--json"], "--memory-mib");
     let out =

@@ -2,7 +2,7 @@
 //! run on the bitboard the plan made, their results put into a [`CountReport`] or a
 //! [`CheckReport`].
 
-use super::{CheckReport, CountReport, LengthCounts, Query};
+use super::{CheckReport, CountReport, LengthCounts, LengthSplit, Query};
 use crate::budget::{Meter, Stopped};
 use crate::games::board::{Board, BoardPosition};
 use crate::rules::Setup;
@@ -27,13 +27,15 @@ pub(super) fn count(
         counts: Some(census.games.into()),
         positions: Some(census.positions),
         by_length: by_length.then(|| {
-            census
-                .by_length
-                .iter()
-                .enumerate()
-                .filter(|(_, g)| g.total() > 0)
-                .map(|(moves, &g)| LengthCounts { moves, counts: g.into() })
-                .collect()
+            LengthSplit::Known(
+                census
+                    .by_length
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| g.total() > 0)
+                    .map(|(moves, &g)| LengthCounts { moves, counts: g.into() })
+                    .collect(),
+            )
         }),
         reason: None,
         stopped: None,

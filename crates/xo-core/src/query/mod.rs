@@ -37,8 +37,8 @@ pub use plan::{OCTAL_SEARCH_TOKENS, TREBLECROSS_SEARCH_CELLS};
 pub use play::{best_move, AfterReport, BestReport, LegalMove, MovesReport};
 pub use prepared::{Query, Source, MAX_PLAY_CELLS};
 pub use report::{
-    Answer, CheckReport, CountReport, HeapMove, HeapMoveReport, LengthCounts, MoveReport,
-    OutcomeCounts, SolveReport, StoppedReport,
+    Answer, CheckReport, CountReport, HeapMove, HeapMoveReport, LengthCounts, LengthSplit,
+    MoveReport, OutcomeCounts, SolveReport, StoppedReport,
 };
 pub use sequence::{sequence, SequenceQuery, SequenceReport, UnknownSequence, MAX_UPTO};
 pub use solve::from_database;
@@ -141,12 +141,12 @@ impl Query {
                 report.stopped = stopped;
                 Answer::Solve(report)
             }
-            Question::Count { .. } => Answer::Count(CountReport {
+            Question::Count { by_length, .. } => Answer::Count(CountReport {
                 game: self.game().name(),
                 position: self.position_text(),
                 counts: None,
                 positions: None,
-                by_length: None,
+                by_length: by_length.then_some(LengthSplit::Unknown),
                 reason,
                 stopped,
             }),

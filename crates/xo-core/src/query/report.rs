@@ -167,6 +167,32 @@ pub struct LengthCounts {
     pub counts: OutcomeCounts,
 }
 
+/// The games split by length, when asked for: the lengths with at least one game, or unknown
+/// (serialised as `"unknown"`) when the budget ran out first, so a stopped count keeps the
+/// answer's shape.
+///
+/// ```
+/// use xo_core::query::LengthSplit;
+/// assert_eq!(serde_json::to_string(&LengthSplit::Unknown).unwrap(), r#""unknown""#);
+/// assert_eq!(serde_json::to_string(&LengthSplit::Known(vec![])).unwrap(), "[]");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LengthSplit {
+    /// The games of each length that has any, shortest first.
+    Known(Vec<LengthCounts>),
+    /// The budget ran out before the census finished.
+    Unknown,
+}
+
+impl Serialize for LengthSplit {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            LengthSplit::Known(lengths) => lengths.serialize(s),
+            LengthSplit::Unknown => s.serialize_str("unknown"),
+        }
+    }
+}
+
 /// What counting the games from a position found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CountReport {
@@ -181,9 +207,10 @@ pub struct CountReport {
     /// budget ran out).
     #[serde(serialize_with = "number_or_unknown")]
     pub positions: Option<u128>,
-    /// When asked for: the split by game length (lengths with no game left out).
+    /// When asked for: the split by game length (lengths with no game left out), unknown when
+    /// the budget ran out.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub by_length: Option<Vec<LengthCounts>>,
+    pub by_length: Option<LengthSplit>,
     /// Why the counts are unknown, in words.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
