@@ -507,18 +507,8 @@ async fn page_plays_and_agrees_with_the_core() {
     })
     .await;
     let report = core_report("kayles", "3 5");
-    let mut winning: Vec<String> = report["winning_moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| {
-            let mut leaves: Vec<u64> =
-                w["leaves"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap()).collect();
-            leaves.sort();
-            let leaves: Vec<String> = leaves.iter().map(u64::to_string).collect();
-            format!("{}:{}:{}", w["heap"], w["removed"], leaves.join(","))
-        })
-        .collect();
+    let mut winning: Vec<String> =
+        report["winning_moves"].as_array().unwrap().iter().map(heap_move_name).collect();
     winning.sort();
     let mut green: Vec<String> = shown["moves"]
         .as_array()
@@ -645,18 +635,27 @@ fn flip(value: &str) -> &'static str {
     }
 }
 
+/// A move of a solve report's `heap_moves` or `winning_moves` by the name the core's moves
+/// question gives it (`H:K`, or `H:K:L,L` with the heaps left, smallest first).
+fn heap_move_name(m: &Value) -> String {
+    let mut leaves: Vec<u64> =
+        m["leaves"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap()).collect();
+    leaves.sort();
+    let leaves: Vec<String> = leaves.iter().map(u64::to_string).collect();
+    let name = format!("{}:{}", m["heap"], m["removed"]);
+    if leaves.is_empty() {
+        name
+    } else {
+        format!("{name}:{}", leaves.join(","))
+    }
+}
+
 /// An octal game's board against the core: every move the core lists (`heap_moves`) shown with
 /// its value, colour and remoteness, and the winning ones exactly the core's winning moves.
 async fn check_heaps(c: &Client, game: &str, position: &str) -> Value {
     let shown = board_at(c, position).await;
     let report = core_report(game, position);
-    let key = |m: &Value| {
-        let mut leaves: Vec<u64> =
-            m["leaves"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap()).collect();
-        leaves.sort();
-        let leaves: Vec<String> = leaves.iter().map(u64::to_string).collect();
-        format!("{}:{}:{}", m["heap"], m["removed"], leaves.join(","))
-    };
+    let key = heap_move_name;
     let got: BTreeMap<String, &Value> = shown["moves"]
         .as_array()
         .unwrap()
@@ -710,16 +709,7 @@ async fn play_out(c: &Client, origin: &str, game: &str, start: &str) -> usize {
                     .iter()
                     .map(|m| {
                         let mut m = m.clone();
-                        let mut leaves: Vec<u64> = m["leaves"]
-                            .as_array()
-                            .unwrap()
-                            .iter()
-                            .map(|l| l.as_u64().unwrap())
-                            .collect();
-                        leaves.sort();
-                        let leaves: Vec<String> = leaves.iter().map(u64::to_string).collect();
-                        m["move"] =
-                            json!(format!("{}:{}:{}", m["heap"], m["removed"], leaves.join(",")));
+                        m["move"] = json!(heap_move_name(&m));
                         m
                     })
                     .collect::<Vec<_>>(),
@@ -737,29 +727,12 @@ async fn play_out(c: &Client, origin: &str, game: &str, start: &str) -> usize {
             return plies;
         };
         // The position after the move, from the core.
-        let after = if octal {
-            let (h, rest) = mv.split_once(':').unwrap();
-            let leaves: Vec<u64> = rest
-                .split_once(':')
-                .unwrap()
-                .1
-                .split(',')
-                .filter(|s| !s.is_empty())
-                .map(|s| s.parse().unwrap())
-                .collect();
-            let mut heaps: Vec<u64> =
-                position.split_whitespace().map(|s| s.parse().unwrap()).collect();
-            let h: usize = h.parse().unwrap();
-            heaps.splice(h - 1..h, leaves);
-            heaps.retain(|&n| n > 0);
-            heaps.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
-        } else {
+        let after =
             core_ask(json!({"game": game, "position": position, "question": "after", "move": mv}))
                 ["after"]
                 .as_str()
                 .unwrap()
-                .to_string()
-        };
+                .to_string();
         click(c, &format!(r#"#board .mv[data-move="{mv}"]"#)).await;
         plies += 1;
         let mid = core_report(game, &after);

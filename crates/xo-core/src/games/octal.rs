@@ -152,6 +152,85 @@ impl OctalMoves {
         moves
     }
 
+    /// The moves in one heap of `h` tokens: tokens removed and the heaps left (smallest first),
+    /// each distinct split once, in order of tokens removed, then leaves.
+    ///
+    /// ```
+    /// use xo_core::games::octal::OctalGame;
+    /// let kayles = "0.77".parse::<OctalGame>().unwrap().moves();
+    /// assert_eq!(kayles.in_heap(3), [(1, vec![1, 1]), (1, vec![2]), (2, vec![1])]);
+    /// assert_eq!(kayles.count_in_heap(3), 3);
+    /// ```
+    pub fn in_heap(&self, h: usize) -> Vec<(usize, Vec<usize>)> {
+        let mut out = Vec::new();
+        for &k in &self.take_all {
+            if h == k {
+                out.push((k, Vec::new()));
+            }
+        }
+        for &k in &self.take_some {
+            if h > k {
+                out.push((k, vec![h - k]));
+            }
+        }
+        for &k in &self.split2 {
+            if h > k {
+                let rest = h - k;
+                out.extend((1..=rest / 2).map(|a| (k, vec![a, rest - a])));
+            }
+        }
+        for &k in &self.split3 {
+            if h > k {
+                let rest = h - k;
+                for a in 1..=rest / 3 {
+                    for b in a..=(rest - a) / 2 {
+                        out.push((k, vec![a, b, rest - a - b]));
+                    }
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// How many moves [`in_heap`](Self::in_heap) lists for a heap of `h` tokens, without listing
+    /// them (a heap of 10^8 tokens of a game that splits in three has about 10^15).
+    pub fn count_in_heap(&self, h: usize) -> u128 {
+        let below = |ks: &[usize]| -> Vec<u128> {
+            ks.iter().filter(|&&k| h > k).map(|&k| (h - k) as u128).collect()
+        };
+        let whole = self.take_all.iter().filter(|&&k| k == h).count() as u128;
+        let some = below(&self.take_some).len() as u128;
+        let two: u128 = below(&self.split2).iter().map(|rest| rest / 2).sum();
+        // Partitions of `rest` into three positive parts: the nearest whole number to rest²/12.
+        let three: u128 = below(&self.split3).iter().map(|rest| (rest * rest + 6) / 12).sum();
+        whole + some + two + three
+    }
+
+    /// Whether removing `removed` tokens from a heap of `h` may leave `leaves` (in any order).
+    ///
+    /// ```
+    /// use xo_core::games::octal::OctalGame;
+    /// let kayles = "0.77".parse::<OctalGame>().unwrap().moves();
+    /// assert!(kayles.allows(5, 1, &[3, 1]));
+    /// assert!(!kayles.allows(5, 3, &[1, 1]));
+    /// assert!(!kayles.allows(5, 1, &[4, 0]));
+    /// ```
+    pub fn allows(&self, h: usize, removed: usize, leaves: &[usize]) -> bool {
+        let left = leaves.iter().try_fold(0usize, |sum, &l| sum.checked_add(l));
+        if leaves.contains(&0) || left.and_then(|l| l.checked_add(removed)) != Some(h) {
+            return false;
+        }
+        let kinds = match leaves.len() {
+            0 => &self.take_all,
+            1 => &self.take_some,
+            2 => &self.split2,
+            3 => &self.split3,
+            _ => return false,
+        };
+        kinds.contains(&removed)
+    }
+
     /// How many consecutive heaps depend only on smaller heaps than all of them: heap `n` leaves
     /// no heap above `n - window` (`usize::MAX` when no move leaves a heap).
     pub fn window(&self) -> usize {

@@ -24,6 +24,7 @@
 mod count;
 mod describe;
 mod game;
+mod heap_play;
 mod plan;
 mod play;
 mod prepared;
@@ -33,6 +34,7 @@ mod solve;
 
 pub use describe::{describe, presets, GameInfo, Removal};
 pub use game::{Engine, Game, InputError};
+pub use heap_play::MAX_LISTED_HEAP_MOVES;
 pub use plan::{OCTAL_SEARCH_TOKENS, TREBLECROSS_SEARCH_CELLS};
 pub use play::{best_move, AfterReport, BestReport, LegalMove, MovesReport};
 pub use prepared::{Query, Source, MAX_PLAY_CELLS};
@@ -111,6 +113,21 @@ pub fn answer(query: &Query, meter: &Meter) -> Result<Answer, Stopped> {
         Plan::Sequence(seq) => sequence(seq, meter).map(Answer::Sequence),
         Plan::Moves(rules, pos) => Ok(Answer::Moves(play::moves(query, rules, pos))),
         Plan::After { rules, mv, after } => Ok(Answer::After(play::after(query, rules, mv, after))),
+        Plan::HeapMoves { moves, heaps } => {
+            Ok(Answer::Moves(heap_play::moves(query, moves, heaps)))
+        }
+        Plan::HeapAfter { moves, mv, after } => {
+            Ok(Answer::After(heap_play::after(query, moves, mv, after)))
+        }
+        Plan::HeapBest { solver, moves, heaps } => {
+            let asked = plan::Asked::of(Question::Analysis { winning_only: false });
+            let solved = solve::solve(query, solver, asked, meter);
+            let report = heap_play::best(query, moves, heaps, solved);
+            match &report.stopped {
+                Some(stopped) if report.best.is_none() => Err(stopped.clone()),
+                _ => Ok(Answer::Best(report)),
+            }
+        }
     }
 }
 

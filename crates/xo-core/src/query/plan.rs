@@ -11,7 +11,7 @@ use super::Question;
 use crate::games::board::{Board, BoardPosition, MAX_BOARD_CELLS};
 use crate::games::gravity::{GravityBoard, GravityPosition};
 use crate::games::lol::{Cell, LolStrip};
-use crate::games::octal::OctalGame;
+use crate::games::octal::{OctalGame, OctalMoves};
 use crate::games::treblecross::TreblecrossStrip;
 use crate::rules::{Position, Rules, Setup};
 use crate::solve::book::Book;
@@ -112,6 +112,12 @@ pub(crate) enum Plan {
     Moves(Box<Rules>, Position),
     /// The position after one move (found legal when the plan was made).
     After { rules: Box<Rules>, mv: String, after: Position },
+    /// The legal moves of a sum of heaps (checked few enough to list) and the heaps after each.
+    HeapMoves { moves: OctalMoves, heaps: Vec<usize> },
+    /// The heaps after one move (found legal when the plan was made).
+    HeapAfter { moves: OctalMoves, mv: String, after: Vec<usize> },
+    /// The best move of a sum of heaps, by the solver's analysis.
+    HeapBest { solver: Solver, moves: OctalMoves, heaps: Vec<usize> },
 }
 
 impl Plan {
@@ -119,11 +125,16 @@ impl Plan {
     pub fn engine(&self) -> super::Engine {
         use super::Engine;
         match self {
-            Plan::Solve(solver, _) | Plan::Best(solver, ..) => solver.engine(),
+            Plan::Solve(solver, _) | Plan::Best(solver, ..) | Plan::HeapBest { solver, .. } => {
+                solver.engine()
+            }
             Plan::Count { .. } => Engine::Census,
             Plan::Check { .. } => Engine::Retrograde,
             Plan::Sequence(_) => Engine::Sequence,
-            Plan::Moves(..) | Plan::After { .. } => Engine::Rules,
+            Plan::Moves(..)
+            | Plan::After { .. }
+            | Plan::HeapMoves { .. }
+            | Plan::HeapAfter { .. } => Engine::Rules,
         }
     }
 

@@ -4,6 +4,7 @@
 //! [`InputError`].
 
 use super::game::{is_treblecross, lol_outer_mark, Game, InputError};
+use super::heap_play;
 use super::plan::{board_for, too_large, Asked, Plan, Solver};
 use super::sequence::SequenceQuery;
 use super::Question;
@@ -120,7 +121,7 @@ impl Query {
         mv: Option<&str>,
     ) -> Result<Query, InputError> {
         let (subject, plan) = match &game {
-            Game::Octal(octal) => octal_plan(&game, octal, source, question)?,
+            Game::Octal(octal) => octal_plan(&game, octal, source, question, mv)?,
             Game::Placement(rules) => placement_plan(&game, rules, source, question, mv)?,
         };
         Ok(Query { game, subject, question, plan, threads: 1 })
@@ -239,6 +240,7 @@ fn octal_plan(
     octal: &OctalGame,
     source: Source,
     question: Question,
+    mv: Option<&str>,
 ) -> Result<(Subject, Plan), InputError> {
     let text = match source {
         Source::Text(text) => text,
@@ -264,11 +266,25 @@ fn octal_plan(
             game.name()
         ))),
         Question::Moves | Question::After | Question::Best => {
-            Err(InputError::Unsupported(format!(
-                "{} is an octal game: its winning moves are in the solve report; moves, after \
-                 and best are asked of placement games",
-                game.name()
-            )))
+            let heaps = parse_heaps(octal, text.unwrap_or(""))?;
+            let moves = octal.moves();
+            let plan = match question {
+                Question::Moves => {
+                    heap_play::check_listable(&moves, &heaps)?;
+                    Plan::HeapMoves { moves, heaps: heaps.clone() }
+                }
+                Question::After => {
+                    let (mv, after) = heap_play::parse_move(&moves, &heaps, mv)?;
+                    Plan::HeapAfter { moves, mv, after }
+                }
+                _ => {
+                    let search = heaps.iter().sum::<usize>() <= super::plan::OCTAL_SEARCH_TOKENS;
+                    let solver =
+                        Solver::Heaps { game: octal.clone(), heaps: heaps.clone(), search };
+                    Plan::HeapBest { solver, moves, heaps: heaps.clone() }
+                }
+            };
+            Ok((Subject::Heaps(heaps), plan))
         }
     }
 }

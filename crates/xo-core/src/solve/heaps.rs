@@ -76,7 +76,7 @@ impl HeapSearch {
     ) -> Result<Vec<ScoredHeapMove>, Stopped> {
         let mut out = Vec::new();
         for (i, &h) in heaps.iter().enumerate() {
-            for (removed, leaves) in heap_moves(&self.moves, h) {
+            for (removed, leaves) in self.moves.in_heap(h) {
                 let mut after: Vec<usize> = heaps.to_vec();
                 after.remove(i);
                 after.extend(&leaves);
@@ -105,7 +105,7 @@ impl HeapSearch {
                 continue;
             }
             tried.push(h);
-            for (_, leaves) in heap_moves(&self.moves, h as usize) {
+            for (_, leaves) in self.moves.in_heap(h as usize) {
                 let mut child: Vec<u32> = key[..i].iter().chain(&key[i + 1..]).copied().collect();
                 child.extend(leaves.iter().map(|&l| l as u32));
                 child.sort_unstable();
@@ -123,38 +123,4 @@ impl HeapSearch {
         self.known.insert(key, s);
         Ok(s)
     }
-}
-
-/// The moves in one heap of `h` tokens: tokens removed and the heaps left (smallest first), each
-/// distinct split once.
-fn heap_moves(moves: &OctalMoves, h: usize) -> Vec<(usize, Vec<usize>)> {
-    let mut out = Vec::new();
-    for &k in &moves.take_all {
-        if h == k {
-            out.push((k, Vec::new()));
-        }
-    }
-    for &k in &moves.take_some {
-        if h > k {
-            out.push((k, vec![h - k]));
-        }
-    }
-    for &k in &moves.split2 {
-        let rest = h.saturating_sub(k);
-        if h > k {
-            out.extend((1..=rest / 2).map(|a| (k, vec![a, rest - a])));
-        }
-    }
-    for &k in &moves.split3 {
-        let rest = h.saturating_sub(k);
-        for a in 1..=rest / 3 {
-            for b in a..=(rest - a) / 2 {
-                if h > k && rest - a - b >= b {
-                    out.push((k, vec![a, b, rest - a - b]));
-                }
-            }
-        }
-    }
-    out.sort();
-    out
 }

@@ -1,0 +1,247 @@
+//! Playing octal games through the one entry point, as [`play`](super::play) does for placement
+//! games: the legal moves of a sum of heaps and the heaps after each, the heaps after one move,
+//! and the best move. Front ends (the web page, `xo moves`) ask these instead of generating the
+//! octal code's moves themselves.
+//!
+//! A move is named `H:K` or `H:K:L,L...`: heap `H` (1-based, in the order given), `K` tokens
+//! removed, and the heaps it leaves in its place, smallest first (none when the heap is taken
+//! whole). The heaps left take the moved heap's place in the position.
+//!
+//! ```
+//! use xo_core::query::{answer, Answer, Query, Question};
+//! let q = Query::parse("kayles", Some("3 1"), Question::Moves).unwrap();
+//! let Answer::Moves(r) = answer(&q, &Default::default()).unwrap() else { panic!() };
+//! let names: Vec<&str> = r.moves.iter().map(|m| m.name.as_str()).collect();
+//! assert_eq!(names, ["1:1:1,1", "1:1:2", "1:2:1", "2:1"]);
+//! assert_eq!(r.moves[0].position, "1 1 1");
+//! ```
+
+use super::play::{best_move, AfterReport, BestReport, LegalMove, MovesReport};
+use super::{InputError, MoveReport, Query, SolveReport};
+use crate::budget::Stopped;
+use crate::games::octal::OctalMoves;
+use crate::Value;
+
+/// The most moves of a sum of heaps that are listed (a heap of 10^8 tokens has 5*10^7 ways to
+/// be split in two). Larger sums are solved (value, nim-sum, winning moves) but not listed.
+///
+/// ```
+/// use xo_core::query::{Query, Question, MAX_LISTED_HEAP_MOVES};
+/// assert!(Query::parse("kayles", Some("1000"), Question::Moves).is_ok());
+/// let err = Query::parse("kayles", Some("1000000"), Question::Moves).unwrap_err();
+/// assert!(err.to_string().contains(&MAX_LISTED_HEAP_MOVES.to_string()), "{err}");
+/// ```
+pub const MAX_LISTED_HEAP_MOVES: u128 = 100_000;
+
+/// A move's name: `H:K`, or `H:K:L,L...` when it leaves heaps.
+fn name(heap: usize, removed: usize, leaves: &[usize]) -> String {
+    let mut name = format!("{heap}:{removed}");
+    if !leaves.is_empty() {
+        let leaves: Vec<String> = leaves.iter().map(|l| l.to_string()).collect();
+        name.push(':');
+        name.push_str(&leaves.join(","));
+    }
+    name
+}
+
+/// The heaps as position text.
+fn text(heaps: &[usize]) -> String {
+    heaps.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// `heaps` with heap `index` (0-based) replaced by `leaves`.
+fn replaced(heaps: &[usize], index: usize, leaves: &[usize]) -> Vec<usize> {
+    let mut after = heaps[..index].to_vec();
+    after.extend(leaves);
+    after.extend(&heaps[index + 1..]);
+    after
+}
+
+/// Refuses sums whose moves are too many to list, before any is listed.
+pub(super) fn check_listable(moves: &OctalMoves, heaps: &[usize]) -> Result<(), InputError> {
+    let count: u128 = heaps.iter().map(|&h| moves.count_in_heap(h)).sum();
+    if count > MAX_LISTED_HEAP_MOVES {
+        return Err(InputError::Unsupported(format!(
+            "these heaps have {count} moves; moves are listed for at most \
+             {MAX_LISTED_HEAP_MOVES} (solve them instead: value, nim-sum and winning moves)"
+        )));
+    }
+    Ok(())
+}
+
+/// The move `mv` names in `heaps`: its canonical name and the heaps after it; or why it cannot
+/// be played.
+pub(super) fn parse_move(
+    moves: &OctalMoves,
+    heaps: &[usize],
+    mv: Option<&str>,
+) -> Result<(String, Vec<usize>), InputError> {
+    let Some(mv) = mv else {
+        return Err(InputError::Request("the question after needs the move to play".into()));
+    };
+    let bad = |why: &str| {
+        InputError::Request(format!(
+            "move {} {why} (a move is H:K or H:K:L,L: heap H, K tokens removed, the heaps L left)",
+            super::prepared::shorten(mv)
+        ))
+    };
+    let number = |part: &str| part.trim().parse::<usize>().map_err(|_| bad("is not read"));
+    let mut parts = mv.trim().splitn(3, ':');
+    let heap = number(parts.next().unwrap_or(""))?;
+    let removed = number(parts.next().ok_or_else(|| bad("is not read"))?)?;
+    let mut leaves = match parts.next().map(str::trim) {
+        None | Some("") => Vec::new(),
+        Some(list) => list.split(',').map(number).collect::<Result<Vec<_>, _>>()?,
+    };
+    leaves.sort_unstable();
+    let Some(&size) = heap.checked_sub(1).and_then(|i| heaps.get(i)) else {
+        return Err(bad(&format!("names heap {heap}, and there are {}", heaps.len())));
+    };
+    if !moves.allows(size, removed, &leaves) {
+        return Err(bad(&format!("is not a legal move in a heap of {size}")));
+    }
+    Ok((name(heap, removed, &leaves), replaced(heaps, heap - 1, &leaves)))
+}
+
+/// The legal moves of `heaps` (checked listable when the plan was made), by heap, then tokens
+/// removed, then leaves, each with the heaps after it.
+pub(super) fn moves(query: &Query, moves: &OctalMoves, heaps: &[usize]) -> MovesReport {
+    let mut legal = Vec::new();
+    for (i, &h) in heaps.iter().enumerate() {
+        for (removed, leaves) in moves.in_heap(h) {
+            let position = text(&replaced(heaps, i, &leaves));
+            legal.push(LegalMove { name: name(i + 1, removed, &leaves), position });
+        }
+    }
+    MovesReport {
+        game: query.game().name(),
+        position: query.position_text(),
+        to_move: "first player".into(),
+        over: legal.is_empty(),
+        moves: legal,
+        line: None,
+    }
+}
+
+/// The report of a move played when the query was prepared.
+pub(super) fn after(query: &Query, moves: &OctalMoves, mv: &str, after: &[usize]) -> AfterReport {
+    AfterReport {
+        game: query.game().name(),
+        position: query.position_text(),
+        name: mv.to_string(),
+        after: text(after),
+        to_move: "second player".into(),
+        over: after.iter().all(|&h| moves.count_in_heap(h) == 0),
+    }
+}
+
+/// The best move from the solve report of the heaps: by search, the best by the one tie rule;
+/// by Grundy values, the first winning move, or, in a lost position, the first move (every move
+/// loses; how long each lasts is not known).
+pub(super) fn best(
+    query: &Query,
+    moves: &OctalMoves,
+    heaps: &[usize],
+    solved: Result<SolveReport, Stopped>,
+) -> BestReport {
+    let mut report = BestReport {
+        game: query.game().name(),
+        position: query.position_text(),
+        to_move: "first player".into(),
+        best: None,
+        proven: true,
+        engine: query.engine().name(),
+        reason: None,
+        stopped: None,
+    };
+    let solved = match solved {
+        Ok(solved) => solved,
+        Err(stopped) => {
+            report.proven = false;
+            report.reason = Some(stopped.to_string());
+            report.stopped = Some(stopped);
+            return report;
+        }
+    };
+    report.best = if let Some(scored) = &solved.heap_moves {
+        let all: Vec<MoveReport> = scored
+            .iter()
+            .map(|m| MoveReport {
+                name: name(m.heap, m.removed, &m.leaves),
+                value: m.value,
+                remoteness: Some(m.remoteness),
+                score: None,
+            })
+            .collect();
+        best_move(&all).cloned()
+    } else if let Some(w) = solved.winning_moves.as_ref().and_then(|w| w.first()) {
+        let name = name(w.heap, w.removed, &w.leaves);
+        Some(MoveReport { name, value: Value::Win, remoteness: None, score: None })
+    } else {
+        first_move(moves, heaps).map(|name| MoveReport {
+            name,
+            value: Value::Loss,
+            remoteness: None,
+            score: None,
+        })
+    };
+    report
+}
+
+/// The first move of `heaps` in listing order, found without listing the moves.
+fn first_move(moves: &OctalMoves, heaps: &[usize]) -> Option<String> {
+    heaps.iter().enumerate().find_map(|(i, &h)| {
+        let below = |ks: &[usize], least: usize| -> Vec<usize> {
+            ks.iter().copied().filter(|&k| h >= k + least && h > k).collect()
+        };
+        let whole = moves.take_all.iter().filter(|&&k| k == h).map(|&k| (k, Vec::new()));
+        let some = below(&moves.take_some, 1).into_iter().map(|k| (k, vec![h - k]));
+        let two = below(&moves.split2, 2).into_iter().map(|k| (k, vec![1, h - k - 1]));
+        let three = below(&moves.split3, 3).into_iter().map(|k| (k, vec![1, 1, h - k - 2]));
+        let first = whole.chain(some).chain(two).chain(three).min()?;
+        Some(name(i + 1, first.0, &first.1))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::octal::OctalGame;
+
+    /// The first move found without listing is the first listed, and the count is the
+    /// listing's length, for every heap up to 40 of games of every kind of move.
+    #[test]
+    fn first_move_and_count_agree_with_the_listing() {
+        for code in ["0.77", "0.07", "0.137", "4.7", "0.6", "0.4f", "0.8", "0.f3", "0.33", "0.51"] {
+            let moves = code.parse::<OctalGame>().unwrap().moves();
+            for h in 0..40 {
+                let listed = moves.in_heap(h);
+                assert_eq!(moves.count_in_heap(h), listed.len() as u128, "{code} heap {h}");
+                let first = listed.first().map(|(k, l)| name(1, *k, l));
+                assert_eq!(first_move(&moves, &[h]), first, "{code} heap {h}");
+                for (k, l) in &listed {
+                    assert!(moves.allows(h, *k, l), "{code} heap {h}: {k} {l:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn moves_are_read_back_from_their_names() {
+        let moves = "0.77".parse::<OctalGame>().unwrap().moves();
+        let heaps = [3, 5];
+        for (removed, leaves) in moves.in_heap(5) {
+            let mv = name(2, removed, &leaves);
+            let (named, after) = parse_move(&moves, &heaps, Some(&mv)).unwrap();
+            assert_eq!(named, mv);
+            assert_eq!(after, replaced(&heaps, 1, &leaves));
+        }
+        // Leaves in any order, spaces around parts, a trailing colon for none.
+        assert_eq!(parse_move(&moves, &heaps, Some(" 2:1:3,1 ")).unwrap().0, "2:1:1,3");
+        assert_eq!(parse_move(&moves, &[2], Some("1:2:")).unwrap(), ("1:2".into(), vec![]));
+        for bad in ["", "2", "3:1:1,3", "0:1", "2:1:1,2", "2:4:0,1", "x:1", "2:1:1,,3", "1:1:1,1,0"]
+        {
+            assert!(parse_move(&moves, &heaps, Some(bad)).is_err(), "{bad:?}");
+        }
+    }
+}
