@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The cost model of the distributed strong solve (README, "Strong solves over MPI").
+"""The cost model of the distributed strong solve (docs/mpi.md).
 
 Tier sizes are `Tier::len`: C(cells, t) * C(t, ceil(t/2)) positions for own marks (every
 arrangement of t marks, X having the extra one). Rates and message volumes are the measured ones

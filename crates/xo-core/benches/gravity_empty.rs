@@ -8,7 +8,7 @@
 //! `XO_EMPTY=8x4,9x5` to choose; `XO_THREADS=N` (default: every core), `XO_TABLE_MIB=N` (default:
 //! what `xo solve` takes with its default budget). The side-by-side comparison with
 //! Steininger's solver is the whole command (`xo solve connect:W,H,4 --no-moves`) against his,
-//! in one run, by the script the README names.
+//! in one run, by the script docs/connect-four.md names.
 
 use std::time::Instant;
 use xo_core::budget::Meter;

@@ -63,7 +63,7 @@ pub fn write(path: &Path, book: &Book) -> Result<u64, StoreError> {
 
 /// The opening book xo ships for Connect Four (7x6): built by `xo book connect4 --depth 10
 /// --out crates/xo-store/books/connect4.book`, resumed from this very file until its deepest
-/// level is solved (README, "Opening book"). Its positions are the ones it holds so far; a
+/// level is solved (docs/connect-four.md, "Opening books"). Its positions are the ones it holds so far; a
 /// position it lacks is searched.
 const CONNECT4: &[u8] = include_bytes!("../books/connect4.book");
 

@@ -9,9 +9,9 @@
 //!
 //! The layout takes `W*(H+1)` bits, in a word of [`Bits`]: a `u64` for 7x6 (Connect Four, 49
 //! bits), 8x7 (64), 9x6 (63), 6x9 (60), 10x5, 12x4, 16x3, 21x2, 32x1, 5x11, 4x15, 3x20, 2x31,
-//! 1x63 and everything smaller ([`GravityBoard::new`]); a `u128` for every other board of up to
-//! 64 cells and more (8x8 takes 72 bits, 9x7 72, 10x6 70, 16x4 80, 64x1 128, 10x11 120:
-//! [`GravityBoard::sized`] with `u128`), at most 32 columns. [`fits_gravity`] tells which.
+//! 1x63 and everything smaller ([`GravityBoard::new`]); a `u128` for larger boards of up to 128
+//! bits and at most [`MAX_COLUMNS`] columns (8x8 takes 72 bits, 9x7 72, 10x6 70, 16x4 80, 32x3
+//! 128, 10x11 120: [`GravityBoard::sized`] with `u128`). [`fits_gravity`] tells which.
 //!
 //! ```
 //! use xo_core::games::gravity::{fits_gravity, GravityBoard};
