@@ -2,13 +2,13 @@
 //! figures, JSON output and a plot, the way combinatorial-game theorists look at these sequences.
 
 use crate::budget::{BudgetArgs, OverBudget};
-use crate::game::resolve_game;
+use crate::game::request_game;
 use anyhow::{Context, Result};
 use plotters::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use xo_core::budget::Stopped;
-use xo_core::query::{sequence, SequenceQuery, SequenceReport};
+use xo_core::query::{answer, Answer, SequenceReport, UnknownSequence};
+use xo_core::request::{Ask, Request};
 
 /// Arguments of `xo grundy`.
 #[derive(Debug, Clone, clap::Args)]
@@ -32,20 +32,31 @@ pub struct GrundyArgs {
 
 /// The nim-sequence `args` ask for, within their budget.
 pub fn report(args: &GrundyArgs) -> Result<SequenceReport> {
-    let (_, result) = compute(args)?;
-    Ok(result.map_err(OverBudget::from)?)
+    compute(args)?.map_err(|unknown| OverBudget::from(unknown.stopped).into())
 }
 
-/// The query `args` ask, and its sequence or where it stopped.
-fn compute(args: &GrundyArgs) -> Result<(SequenceQuery, Result<SequenceReport, Stopped>)> {
-    let game = resolve_game(&args.game, None)?;
-    let query = SequenceQuery::new(&game, args.upto)?;
+/// The request `args` make, answered through the core's one entry point: the sequence, or its
+/// shape with every figure unknown when the budget ran out.
+fn compute(args: &GrundyArgs) -> Result<Result<SequenceReport, UnknownSequence>> {
+    let mut request =
+        Request { question: Ask::Grundy, upto: Some(args.upto as u64), ..Default::default() };
+    request_game(&args.game, &mut request)?;
+    let query = request.prepare(&[], xo_core::threads::cores())?;
     let (meter, bar) = args.budget.meter();
-    let result = sequence(&query, &meter);
+    let result = answer(&query, &meter);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    Ok((query, result))
+    match result.unwrap_or_else(|stopped| query.unanswered(&stopped)) {
+        Answer::Sequence(r) => Ok(Ok(r)),
+        Answer::UnknownSequence(unknown) => Ok(Err(unknown)),
+        other => anyhow::bail!("a grundy request was answered as {}", kind(&other)),
+    }
+}
+
+/// An answer's kind, for the message of one the command does not expect.
+fn kind(answer: &Answer) -> String {
+    serde_json::to_string(answer).unwrap_or_default().chars().take(80).collect()
 }
 
 /// Writes the report as text: the values twenty to a line, then the period and summary figures.
@@ -139,24 +150,22 @@ where
 /// Runs `xo grundy`: computes, prints text or JSON to `out`, and plots if asked.
 pub fn run(args: &GrundyArgs, out: &mut impl Write) -> Result<()> {
     let r = match compute(args)? {
-        (_, Ok(r)) => r,
-        (query, Err(stopped)) => {
+        Ok(r) => r,
+        Err(unknown) => {
             // Over budget: the answer's shape with every figure unknown (exit 3 follows).
             if args.json {
-                let json = serde_json::to_string(&query.unanswered(&stopped))
-                    .context("cannot write JSON")?;
+                let json = serde_json::to_string(&unknown).context("cannot write JSON")?;
                 writeln!(out, "{json}").context("cannot write the answer")?;
             } else {
                 writeln!(
                     out,
-                    "nim-sequence of octal:{} for heaps 0..={}: unknown\nnote: {stopped}",
-                    query.game(),
-                    query.upto()
+                    "nim-sequence of {} for heaps 0..={}: unknown\nnote: {}",
+                    unknown.game, unknown.upto, unknown.stopped
                 )
                 .context("cannot write the answer")?;
             }
             out.flush().context("cannot write the answer")?;
-            return Err(OverBudget::from(stopped).into());
+            return Err(OverBudget::from(unknown.stopped).into());
         }
     };
     if args.json {

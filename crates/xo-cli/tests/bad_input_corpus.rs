@@ -278,7 +278,8 @@ const CORPUS: &[Case] = &[
         Bad("not a legal move"),
     ),
     case("moves-play-and-best", &["moves", "tictactoe", "--play", "1", "--best"], Bad("--best")),
-    case("moves-octal", &["moves", "kayles", "3 4"], Bad("octal game")),
+    case("moves-octal-too-many", &["moves", "kayles", "1000000"], Bad("listed for at most 100000")),
+    case("moves-octal-bad-move", &["moves", "kayles", "3 4", "--play", "2:3:1"], Bad("\"2:3:1\"")),
     case("batch-unknown-format", &["batch", "chess"], Bad("chess")),
     case("play-bad-side", &["play", "tictactoe", "--as", "third"], Bad("third")),
     // --- Positions: characters and lengths ----------------------------------------------------
