@@ -89,6 +89,7 @@ def test_grundy_values_are_numpy_when_numpy_is_there():
 
 @pytest.mark.parametrize("game,position", [
     ("tictactoe", "XX.OO...."), ("connect:5,4,4", None), ("lol:5", "L...."), ("sos:4", None),
+    ("kayles", "3 4"), ("dawson-kayles", "7"),
 ])
 def test_game_methods_equal_the_command(game, position):
     g = xo.Game(game)
