@@ -119,8 +119,8 @@ enum Command {
         /// Play this move (its name as solve lists it: 5, 3L, a column under gravity).
         #[arg(long, value_name = "MOVE", conflicts_with = "best")]
         play: Option<String>,
-        /// The best move, from the exact answer (over the budget: from a two-ply look-ahead,
-        /// marked unproven, and exit 3).
+        /// The best move, from the exact answer (over the budget: from the deepest look-ahead
+        /// that finished in 200,000 positions, marked not proven, and exit 3).
         #[arg(long)]
         best: bool,
         #[command(flatten)]

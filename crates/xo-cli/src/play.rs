@@ -113,11 +113,11 @@ pub fn play(
         }
         if !human_moves(&pos) {
             let (best, unproven) = best_move(rules, &pos, budget)?;
-            if let Some(stopped) = unproven {
-                writeln!(out, "xo would play {} (unproven: a two-ply look-ahead)", best.name)?;
-                return Err(OverBudget::from(stopped).into());
+            match unproven {
+                // Never a random move: the look-ahead's, said to be one, and the game goes on.
+                Some(why) => writeln!(out, "xo plays {} ({why})", best.name)?,
+                None => writeln!(out, "xo plays {}", describe(&best))?,
             }
-            writeln!(out, "xo plays {}", describe(&best))?;
             let mv = parse_move(rules, &pos, &best.name)
                 .ok_or_else(|| anyhow::anyhow!("xo's move {} is not legal here", best.name))?;
             history.push(rules.play(&pos, (mv.cell as usize, mv.mark)));
@@ -140,11 +140,10 @@ pub fn play(
             )?,
             "hint" => {
                 let (best, unproven) = best_move(rules, &pos, budget)?;
-                if let Some(stopped) = unproven {
-                    writeln!(out, "hint: {} (unproven: a two-ply look-ahead)", best.name)?;
-                    return Err(OverBudget::from(stopped).into());
+                match unproven {
+                    Some(why) => writeln!(out, "hint: {} ({why})", best.name)?,
+                    None => writeln!(out, "hint: {}", describe(&best))?,
                 }
-                writeln!(out, "hint: {}", describe(&best))?;
             }
             "undo" => {
                 // Back to the person's previous turn: their move and xo's reply.
@@ -181,11 +180,13 @@ fn describe(m: &MoveReport) -> String {
 /// The best move for the player to move, within `budget`, by the core's one tie rule (best
 /// value, then the quickest win or the longest draw or loss, then board order). Over the budget,
 /// the core's look-ahead move with the stop (the caller shows it as unproven and stops).
+/// The best move of `pos`, and, when it is not proven (the exact answer ran out of budget and a
+/// look-ahead chose it), why, in words naming the budget and the flag that raises it.
 fn best_move(
     rules: &Rules,
     pos: &Position,
     budget: BudgetArgs,
-) -> Result<(MoveReport, Option<xo_core::budget::Stopped>)> {
+) -> Result<(MoveReport, Option<String>)> {
     let text = pos.to_text(rules);
     let game = Game::Placement(rules.clone());
     let mut query = Query::prepare(game, Source::Text(Some(&text)), Question::Best, None)?;
@@ -201,8 +202,15 @@ fn best_move(
         Answer::Best(report) => report,
         _ => anyhow::bail!("the core answered a best-move question with another report"),
     };
+    let unproven = report.stopped.filter(|_| !report.proven).map(|stopped| {
+        format!(
+            "not proven: the best of a look-ahead {} deep, as {}",
+            crate::render::plies(report.look_ahead_plies.unwrap_or(0)),
+            OverBudget::from(stopped)
+        )
+    });
     match report.best {
-        Some(best) => Ok((best, report.stopped.filter(|_| !report.proven))),
+        Some(best) => Ok((best, unproven)),
         None => anyhow::bail!("no legal move"),
     }
 }

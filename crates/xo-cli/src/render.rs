@@ -93,9 +93,11 @@ pub fn render_answer(query: &Query, answer: &Answer, value_only: bool) -> String
                 None => out.push_str("best move: none\n"),
             }
             if !r.proven {
-                out.push_str(
-                    "note: unproven (a two-ply look-ahead: the exact answer ran out of budget)\n",
-                );
+                out.push_str(&format!(
+                    "note: not proven (the best of a look-ahead {} deep: the exact answer ran \
+                     out of budget)\n",
+                    plies(r.look_ahead_plies.unwrap_or(0))
+                ));
             }
             if let Some(reason) = &r.reason {
                 out.push_str(&format!("note: {reason}\n"));

@@ -150,6 +150,7 @@ pub(super) fn best(
         to_move: "first player".into(),
         best: None,
         proven: true,
+        look_ahead_plies: None,
         engine: query.engine().name(),
         reason: None,
         stopped: None,

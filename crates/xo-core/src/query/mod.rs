@@ -22,6 +22,7 @@
 //! ```
 
 mod count;
+mod deepening;
 mod describe;
 mod game;
 mod heap_play;
@@ -32,6 +33,7 @@ mod report;
 mod sequence;
 mod solve;
 
+pub use deepening::LOOK_AHEAD_NODES;
 pub use describe::{describe, presets, GameInfo, Removal};
 pub use game::{Engine, Game, InputError};
 pub use heap_play::MAX_LISTED_HEAP_MOVES;
@@ -180,6 +182,7 @@ impl Query {
                 to_move: self.solve_report().to_move,
                 best: None,
                 proven: false,
+                look_ahead_plies: None,
                 engine: self.engine().name(),
                 reason,
                 stopped,

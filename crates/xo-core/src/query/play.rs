@@ -5,15 +5,14 @@
 //! The best move comes from the exact answer, never chance: the best value; among wins the
 //! quickest, among draws and losses the longest; among moves still equal, the first in board
 //! order (see [`preference`](crate::value::preference)). When the budget runs out before the
-//! exact answer, the best move of a two-ply look-ahead (a move that wins at once, else one
-//! after which the opponent cannot win at once) is given, marked `proven: false`.
+//! exact answer, the best move of the deepest look-ahead that finished within a fixed number of
+//! positions is given, marked `proven: false` (see the `deepening` module).
 
 use super::{MoveReport, Query};
 use crate::budget::Stopped;
 use crate::game::Game as _;
 use crate::rules::{move_name, move_order, player_to_move, Position, Rules};
 use crate::value::preference;
-use crate::Value;
 use serde::Serialize;
 
 /// A legal move and the position it leads to.
@@ -98,11 +97,16 @@ pub struct BestReport {
     pub to_move: String,
     /// The best move with its value and remoteness, `null` when the game is over (or the budget
     /// ran out before any move was known). From the look-ahead (`proven: false`), a move whose
-    /// value the two plies do not settle is reported as a draw with no remoteness.
+    /// value its plies do not settle is reported as a draw with no remoteness.
     pub best: Option<MoveReport>,
     /// Whether `best` comes from the exact answer (false: from the look-ahead that runs when
     /// the budget did not allow it).
     pub proven: bool,
+    /// Over the budget: how many plies deep the look-ahead that chose `best` searched (the
+    /// deepest round that finished within its
+    /// [`LOOK_AHEAD_NODES`](super::LOOK_AHEAD_NODES) positions).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub look_ahead_plies: Option<u32>,
     /// Which engine answered.
     pub engine: &'static str,
     /// Why the exact answer is missing: the budget reached, in words.
@@ -181,7 +185,7 @@ pub(super) fn after(query: &Query, rules: &Rules, mv: &str, after: &Position) ->
 }
 
 /// The best move from a solve report's moves (`Ok`), or, when the solve stopped, from the
-/// two-ply look-ahead.
+/// deepest look-ahead that finished.
 pub(super) fn best(
     query: &Query,
     rules: &Rules,
@@ -194,6 +198,7 @@ pub(super) fn best(
         to_move: player_to_move(rules, pos.plies()).into(),
         best: None,
         proven: true,
+        look_ahead_plies: None,
         engine: query.engine().name(),
         reason: None,
         stopped: None,
@@ -201,53 +206,16 @@ pub(super) fn best(
     match solved {
         Ok(solved) => report.best = best_move(solved.moves.as_deref().unwrap_or(&[])).cloned(),
         Err(stopped) => {
-            report.best = look_ahead(rules, pos);
+            if let Some((moves, depth)) =
+                super::deepening::deepest(rules, pos, super::deepening::LOOK_AHEAD_NODES)
+            {
+                report.best = best_move(&moves).cloned();
+                report.look_ahead_plies = Some(depth);
+            }
             report.proven = false;
             report.reason = Some(stopped.to_string());
             report.stopped = Some(stopped);
         }
     }
     report
-}
-
-/// Boards the look-ahead runs on (every move and every reply: cells squared positions).
-const LOOK_AHEAD_CELLS: usize = 256;
-
-/// The best move two plies deep: a move that ends the game best for its player (known exactly),
-/// else the first move after which the opponent cannot win at once (value unknown: reported as
-/// a draw without remoteness), else the longest of the losses found.
-fn look_ahead(rules: &Rules, pos: &Position) -> Option<MoveReport> {
-    if rules.cells() > LOOK_AHEAD_CELLS {
-        return None;
-    }
-    let mut moves = Vec::new();
-    rules.moves(pos, &mut moves);
-    let mut scored = Vec::new();
-    let mut replies = Vec::new();
-    for &m in &moves {
-        let child = rules.play(pos, m);
-        let (value, remoteness) = match rules.outcome(&child) {
-            Some(v) => (-v, Some(1)),
-            None => {
-                replies.clear();
-                rules.moves(&child, &mut replies);
-                let loses = replies
-                    .iter()
-                    .any(|&r| rules.outcome(&rules.play(&child, r)) == Some(Value::Loss));
-                if loses {
-                    (Value::Loss, Some(2))
-                } else {
-                    (Value::Draw, None)
-                }
-            }
-        };
-        let named = crate::games::board::BoardMove { cell: m.0 as u8, mark: m.1 };
-        scored.push((
-            move_order(rules, named),
-            MoveReport { name: move_name(rules, named), value, remoteness, score: None },
-        ));
-    }
-    scored.sort_by_key(|(order, _)| *order);
-    let scored: Vec<MoveReport> = scored.into_iter().map(|(_, m)| m).collect();
-    best_move(&scored).cloned()
 }
