@@ -150,6 +150,14 @@ fn all_unknown(run: &Run, keys: &[&str]) -> Result<(), String> {
     Ok(())
 }
 
+/// stdout names the flag that raises the node budget.
+fn names_max_nodes(run: &Run) -> Result<(), String> {
+    match run.stdout_text().contains("raise it with --max-nodes") {
+        true => Ok(()),
+        false => Err(format!("no --max-nodes in {:?}", clip(&run.stdout_text()))),
+    }
+}
+
 /// A count stopped at its budget keeps the answer's fields.
 fn counts_unknown(run: &Run) -> Result<(), String> {
     all_unknown(run, &["first_player_wins", "second_player_wins", "draws", "games", "positions"])
@@ -563,12 +571,15 @@ const CORPUS: &[Case] = &[
         &["check", "lol:20", "LOL.......LO........", "--max-nodes", "1", "--json"],
         Stopped("--max-nodes"),
     ),
+    // Over the budget, play goes on with the look-ahead's move, saying so and naming the flag
+    // (#19: never a random move, and the game not ended by the budget).
     case(
         "play-nodes",
         &["play", "connect4", "--as", "first", "--max-nodes", "1000"],
-        Stopped("--max-nodes"),
+        Answer("deep, as stopped at the node budget (1000 positions)"),
     )
-    .stdin(b"1\n"),
+    .stdin(b"1\n")
+    .then(names_max_nodes),
     case(
         "sos-huge",
         &["solve", "sos:16777216", "--value-only", "--timeout", "2"],
