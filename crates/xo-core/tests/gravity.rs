@@ -9,8 +9,8 @@ use rand::{Rng, SeedableRng};
 use xo_core::budget::{Budget, Limit, Meter};
 use xo_core::game::Game;
 use xo_core::games::board::Board;
-use xo_core::games::gravity::{fits_gravity, Bits, GravityBoard, GravityError};
-use xo_core::rules::{parse_game, Position, Rules};
+use xo_core::games::gravity::{fits_gravity, Bits, GravityBoard};
+use xo_core::rules::{parse_game, Position, PositionError, Rules};
 use xo_core::solve::gravity::{to_scored, GravitySolver};
 use xo_core::solve::minimax::plain_score;
 use xo_core::solve::negamax::Searcher;
@@ -362,7 +362,13 @@ fn positions_convert_from_xo_positions() {
         assert_eq!(g.plies(), pos.plies());
         assert_eq!(board.outcome(&g), rules.outcome(&pos));
     }
-    assert!(matches!(board.from_moves("44x"), Err(GravityError::IllegalMove { index: 3, .. })));
+    let err = board.from_moves("44x").unwrap_err();
+    assert!(matches!(err, PositionError::IllegalMove { .. }), "{err:?}");
+    assert_eq!(err, Position::from_columns(&rules, "44x").unwrap_err());
+    assert_eq!(
+        board.from_moves("44448").unwrap_err(),
+        Position::from_columns(&rules, "44448").unwrap_err()
+    );
     assert!(GravityBoard::from_rules(&parse_game("connect:8,8,4").unwrap()).is_err());
 }
 
