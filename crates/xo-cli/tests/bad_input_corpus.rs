@@ -12,10 +12,11 @@
 //! Every run is time-boxed: a child still running at its limit is killed and the case fails.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Command, Stdio};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use xo_test_support::bin::{self, clip, wait_within, Feed, Run};
 
 /// The default time box of one run: far above any honest run of these cases.
 const BOX: Duration = Duration::from_secs(20);
@@ -69,10 +70,12 @@ struct Case {
     limit: Duration,
     /// Further checks on a run that met `expect`.
     extra: Option<Extra>,
+    /// In the slow group (see [`corpus_slow`]): not run by `cargo test --workspace`.
+    slow: bool,
 }
 
 const fn case(name: &'static str, args: &'static [&'static str], expect: Expect) -> Case {
-    Case { name, args, input: Input::None, expect, limit: BOX, extra: None }
+    Case { name, args, input: Input::None, expect, limit: BOX, extra: None, slow: false }
 }
 
 impl Case {
@@ -94,6 +97,11 @@ impl Case {
     }
     const fn then(mut self, check: Extra) -> Case {
         self.extra = Some(check);
+        self
+    }
+    /// Puts the case in the slow group.
+    const fn slow(mut self) -> Case {
+        self.slow = true;
         self
     }
 }
@@ -723,7 +731,8 @@ const CORPUS: &[Case] = &[
     // The Grundy engine takes ~3 s in release but 30-60 s in the test profile on a shared host.
     case("treblecross-million", &["solve", "treblecross:1000000", "--value-only"], Answer(""))
         .within(secs(240))
-        .then(one_value),
+        .then(one_value)
+        .slow(),
     case("lol-length-from-position", &["solve", "lol", "*L**"], Answer("lol:4")),
     case(
         "treblecross-length-from-position",
@@ -744,51 +753,8 @@ const CORPUS: &[Case] = &[
 // Running the binary
 // ---------------------------------------------------------------------------------------------
 
-/// What a run of the binary produced.
-struct Run {
-    status: ExitStatus,
-    stdout: Vec<u8>,
-    stderr: String,
-    elapsed: Duration,
-}
-
-impl Run {
-    fn stdout_text(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
-    }
-}
-
-fn clip(s: &str) -> String {
-    if s.len() <= 300 {
-        return s.to_string();
-    }
-    let mut end = 300;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}... ({} bytes)", &s[..end], s.len())
-}
-
 fn command(args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xo"));
-    cmd.args(args).env_remove("RUST_BACKTRACE").env_remove("RUST_LIB_BACKTRACE");
-    cmd
-}
-
-/// Waits for `child` at most `limit`; kills it and returns `None` past that.
-fn wait_within(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().expect("wait for xo") {
-            return Some(status);
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        thread::sleep(Duration::from_millis(5));
-    }
+    bin::command(env!("CARGO_BIN_EXE_xo"), args)
 }
 
 /// Runs `xo args...` with `input`, reading and writing on their own threads so that neither large
@@ -804,47 +770,12 @@ fn run_fed(
     input: Option<(Vec<u8>, Vec<u8>)>,
     limit: Duration,
 ) -> Result<Run, String> {
-    let mut cmd = command(args);
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    cmd.stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() });
-    let start = Instant::now();
-    let mut child = cmd.spawn().expect("the xo binary starts");
-    let writer = child.stdin.take().map(|mut stdin| {
-        let (first, again) = input.unwrap_or_default();
-        // The child may stop reading early (bad input, a budget): a broken pipe here is expected.
-        thread::spawn(move || {
-            let again = again.repeat((1 << 16) / again.len().max(1));
-            if stdin.write_all(&first).is_ok() && !again.is_empty() {
-                while stdin.write_all(&again).is_ok() {}
-            }
-        })
-    });
-    let mut out = child.stdout.take().unwrap();
-    let out_reader = thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = out.read_to_end(&mut buf);
-        buf
-    });
-    let mut err = child.stderr.take().unwrap();
-    let err_reader = thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = err.read_to_end(&mut buf);
-        buf
-    });
-    let status = wait_within(&mut child, limit);
-    let elapsed = start.elapsed();
-    if let Some(writer) = writer {
-        writer.join().unwrap();
-    }
-    let stdout = out_reader.join().unwrap();
-    let stderr = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
-    match status {
-        Some(status) => Ok(Run { status, stdout, stderr, elapsed }),
-        None => Err(format!(
-            "still running after {limit:?}: killed (stderr so far {:?})",
-            clip(&stderr)
-        )),
-    }
+    let feed = match input {
+        None => Feed::Closed,
+        Some((first, again)) if again.is_empty() => Feed::Bytes(first),
+        Some((first, again)) => Feed::Repeat(first, again),
+    };
+    bin::run_within(command(args), feed, limit)
 }
 
 /// Checks the one-message rule shared by exit statuses 2 and 3.
@@ -977,9 +908,13 @@ fn check_case(case: &Case) -> Result<Duration, String> {
     Ok(run.elapsed)
 }
 
-/// Runs the cases whose first argument is one of `subcommands`, reporting every failure.
+/// Runs the quick cases whose first argument is one of `subcommands`, reporting every failure.
 fn run_group(subcommands: &[&str]) {
-    let cases: Vec<&Case> = CORPUS.iter().filter(|c| subcommands.contains(&c.args[0])).collect();
+    run_cases(CORPUS.iter().filter(|c| !c.slow && subcommands.contains(&c.args[0])).collect());
+}
+
+/// Runs `cases`, reporting every failure.
+fn run_cases(cases: Vec<&Case>) {
     assert!(!cases.is_empty());
     let mut failures = Vec::new();
     for case in cases {
@@ -1013,6 +948,14 @@ fn corpus_is_well_formed() {
 #[test]
 fn corpus_solve() {
     run_group(&["solve"]);
+}
+
+/// The slow group: cases that take minutes in the test profile on two cores (`.ci/run` runs it
+/// with `cargo test --workspace --tests -- --ignored`).
+#[test]
+#[ignore = "slow: treblecross:1000000 takes 30-60 s in the test profile"]
+fn corpus_slow() {
+    run_cases(CORPUS.iter().filter(|c| c.slow).collect());
 }
 
 #[test]
@@ -1070,8 +1013,7 @@ fn closed_pipe(args: &[&str], limit: Duration) -> Result<(), String> {
 fn closed_pipe_ends_quietly() {
     let mut failures = Vec::new();
     for args in [
-        &["solve", "treblecross:1000000"][..],
-        &["grundy", "0.007", "--upto", "100000"],
+        &["grundy", "0.007", "--upto", "100000"][..],
         &["count", "tictactoe", "--by-length"],
         &["batch", "ttt-count", "--example"],
     ] {
@@ -1080,6 +1022,13 @@ fn closed_pipe_ends_quietly() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A long solve's output pipe closed after its first line (in the slow group).
+#[test]
+#[ignore = "slow: treblecross:1000000 takes 30-60 s in the test profile"]
+fn closed_pipe_after_a_long_solve_ends_quietly() {
+    closed_pipe(&["solve", "treblecross:1000000"], secs(240)).unwrap();
 }
 
 /// Reads a few bytes of the one JSON line, then closes the pipe mid-line.
