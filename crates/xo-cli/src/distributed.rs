@@ -33,7 +33,7 @@ use std::io::Write;
 use std::ops::Range;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use xo_core::budget::{Limit, Meter};
+use xo_core::budget::Meter;
 use xo_core::games::board::Board;
 use xo_core::rules::Rules;
 use xo_core::solve::strong::{most_moves, partition, Expansion, Record, Tier};
@@ -51,8 +51,43 @@ pub fn round_positions(board: &Board, tier: &Tier) -> u64 {
 }
 
 /// The environment variable of the fault hook for tests: `TIER:RANK` makes that rank exit
-/// abruptly (status 86, no clean shutdown) after its first round of that tier.
+/// abruptly (status [`FAULT_EXIT`], no clean shutdown) after its first round of that tier.
 pub const FAIL_AT: &str = "XO_MPI_FAIL_AT";
+
+/// The exit status of a rank killed by the fault hook ([`FAIL_AT`]): none of the CLI's own
+/// statuses (0 to 3), so a test can tell the hook fired.
+pub const FAULT_EXIT: i32 = 86;
+
+/// How a rank's round went, as the byte the ranks reduce by maximum: the worst wins, so one
+/// rank's stop stops them all.
+mod round {
+    use xo_core::budget::Limit;
+
+    /// The round's records are all there.
+    pub const FINE: u8 = 0;
+    /// A rank was asked for a record it does not hold (a bug).
+    pub const MISSING: u8 = 1;
+
+    /// The rank reached its budget's `limit`.
+    pub fn stopped(limit: Limit) -> u8 {
+        match limit {
+            Limit::Nodes => 2,
+            Limit::Time => 3,
+            Limit::Memory => 4,
+            Limit::Cancelled => 5,
+        }
+    }
+
+    /// The limit of a status past [`MISSING`] (the inverse of [`stopped`]).
+    pub fn limit(status: u8) -> Limit {
+        match status {
+            2 => Limit::Nodes,
+            3 => Limit::Time,
+            4 => Limit::Memory,
+            _ => Limit::Cancelled,
+        }
+    }
+}
 
 /// Strong-solves `game` into `dir` on every rank of the MPI job this process belongs to (also
 /// alone, as a job of one rank), within `budget` per rank.
@@ -279,33 +314,29 @@ fn solve_share(
         traffic.reads += expansion.wanted(held_range, &mut wanted);
         let fetched = fetch(world, &wanted, next_parts, held_range, held, &mut traffic);
         traffic.fetched += wanted.len() as u64;
-        // Status: 0 fine, 1 a request for a record this rank does not hold (a bug), 2 + the
-        // budget's limit.
         let mut status = match fetched {
             Some(fetched) => {
                 match expansion.finish((held_range, held), (&wanted, &fetched), out, meter) {
-                    Ok(()) => 0u8,
-                    Err(stopped) => 2 + stopped.limit as u8,
+                    Ok(()) => round::FINE,
+                    Err(stopped) => round::stopped(stopped.limit),
                 }
             }
-            None => 1,
+            None => round::MISSING,
         };
         if fail_here.is_some() {
             // The fault hook: die mid-tier, without a word to the other ranks.
-            std::process::exit(86);
+            std::process::exit(FAULT_EXIT);
         }
         let mut worst = 0u8;
         world.all_reduce_into(&status, &mut worst, SystemOperation::max());
         status = worst;
         match status {
-            0 => {}
-            1 => bail!("tier {}: a rank was asked for a record it does not hold", tier.marks),
+            round::FINE => {}
+            round::MISSING => {
+                bail!("tier {}: a rank was asked for a record it does not hold", tier.marks)
+            }
             _ => {
-                let limit = match status - 2 {
-                    0 => Limit::Nodes,
-                    1 => Limit::Time,
-                    _ => Limit::Memory,
-                };
+                let limit = round::limit(status);
                 return Err(OverBudget::from(
                     meter.halt(limit).reaching(format!("tier {} (on some rank)", tier.marks)),
                 )

@@ -1,6 +1,7 @@
 //! A corpus of bad, hostile and over-budget inputs for every subcommand, run against the real
-//! binary. Each case names its arguments (and standard input), the exit status the CLI contract
-//! promises, and a substring of the message (stderr) or of the answer (stdout):
+//! binary. Each case is a small file, `tests/bad_input/NAME.json` (its keys: [`KEYS`]), naming
+//! its arguments (and standard input), the exit status the CLI contract promises, and a
+//! substring of the message (stderr) or of the answer (stdout); this file is the one runner:
 //!
 //! - 0 answered; 1 `check` says unreachable;
 //! - 2 bad input: exactly one line on stderr starting `xo: ` that names what is wrong and where,
@@ -12,10 +13,13 @@
 //! Every run is time-boxed: a child still running at its limit is killed and the case fails.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use xo_test_support::bin::{self, clip, wait_within, Feed, Run};
 
 /// The default time box of one run: far above any honest run of these cases.
 const BOX: Duration = Duration::from_secs(20);
@@ -69,33 +73,8 @@ struct Case {
     limit: Duration,
     /// Further checks on a run that met `expect`.
     extra: Option<Extra>,
-}
-
-const fn case(name: &'static str, args: &'static [&'static str], expect: Expect) -> Case {
-    Case { name, args, input: Input::None, expect, limit: BOX, extra: None }
-}
-
-impl Case {
-    const fn stdin(mut self, bytes: &'static [u8]) -> Case {
-        self.input = Input::Bytes(bytes);
-        self
-    }
-    const fn made(mut self, make: fn() -> Vec<u8>) -> Case {
-        self.input = Input::Made(make);
-        self
-    }
-    const fn yes(mut self, first: &'static [u8], line: &'static [u8]) -> Case {
-        self.input = Input::Yes(first, line);
-        self
-    }
-    const fn within(mut self, limit: Duration) -> Case {
-        self.limit = limit;
-        self
-    }
-    const fn then(mut self, check: Extra) -> Case {
-        self.extra = Some(check);
-        self
-    }
+    /// In the slow group (see [`corpus_slow`]): not run by `cargo test --workspace`.
+    slow: bool,
 }
 
 use Expect::*;
@@ -148,14 +127,6 @@ fn all_unknown(run: &Run, keys: &[&str]) -> Result<(), String> {
         return Err(format!("no \"stopped\": {}", clip(&j.to_string())));
     }
     Ok(())
-}
-
-/// stdout names the flag that raises the node budget.
-fn names_max_nodes(run: &Run) -> Result<(), String> {
-    match run.stdout_text().contains("raise it with --max-nodes") {
-        true => Ok(()),
-        false => Err(format!("no --max-nodes in {:?}", clip(&run.stdout_text()))),
-    }
 }
 
 /// A count stopped at its budget keeps the answer's fields.
@@ -217,590 +188,151 @@ fn json_lines(run: &Run) -> Result<(), String> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The corpus
+// The corpus: one case file a case, in `tests/bad_input/NAME.json`
 // ---------------------------------------------------------------------------------------------
 
-const CORPUS: &[Case] = &[
-    // --- Game names and sizes -----------------------------------------------------------------
-    case("unknown-game", &["solve", "chess"], Bad("unknown game \"chess\"")),
-    case("unknown-game-case", &["solve", "TicTacToe"], Bad("unknown game \"TicTacToe\"")),
-    case("count-unknown-game", &["count", "go:19"], Bad("go:19")),
-    case("check-unknown-game", &["check", "checkers", "X"], Bad("checkers")),
-    case("play-unknown-game", &["play", "chess", "--as", "first"], Bad("chess")),
-    case("mnk-two-numbers", &["solve", "mnk:3,3"], Bad("3 numbers")),
-    case("mnk-four-numbers", &["solve", "connect:3,3,3,3"], Bad("found 4")),
-    case("mnk-not-numbers", &["solve", "mnk:a,b,c"], Bad("mnk:a,b,c")),
-    case("mnk-zero-width", &["solve", "mnk:0,3,3"], Bad("0x3")),
-    case("mnk-zero-k", &["solve", "mnk:3,3,0"], Bad("not 0")),
-    case("mnk-huge-number", &["solve", "mnk:99999999999,3,3"], Bad("mnk:99999999999,3,3")),
-    case("lol-negative", &["solve", "lol:-1"], Bad("lol:-1")),
-    case("lol-zero", &["solve", "lol:0"], Bad("not 0")),
-    case("connect-huge", &["solve", "connect:2000,2000,4"], Bad("4000000 cells")),
-    case("count-connect-huge", &["count", "connect:2000,2000,4"], Bad("4000000 cells")),
-    case("solve-mnk-huge", &["solve", "mnk:2000,2000,5"], Bad("4000000 cells")).within(secs(5)),
-    case("count-mnk-huge", &["count", "mnk:3000,3000,5"], Bad("9000000 cells")).within(secs(5)),
-    case("check-mnk-81", &["check", "mnk:9,9,5", "X"], Bad("81 cells")).within(secs(5)),
-    case("play-mnk-81", &["play", "mnk:9,9,5", "--as", "first"], Bad("81 cells")).within(secs(5)),
-    case("rules-file-missing", &["solve", "/nonexistent/xo-rules.toml"], Bad("xo-rules.toml")),
-    // --- Usage --------------------------------------------------------------------------------
-    case("unknown-subcommand", &["frobnicate"], Bad("frobnicate")),
-    case("unknown-flag", &["solve", "tictactoe", "--bogus"], Bad("--bogus")),
-    case(
-        "winning-and-value-only",
-        &["solve", "tictactoe", "--winning", "--value-only"],
-        Bad("--winning"),
-    ),
-    case("solve-without-game", &["solve"], Bad("GAME")),
-    case("solve-threads-zero", &["solve", "connect4", "--threads", "0"], Bad("--threads")),
-    case(
-        "solve-threads-huge",
-        &["solve", "connect4", "--threads", "99999999999"],
-        Bad("--threads"),
-    ),
-    case("check-without-position", &["check", "tictactoe"], Bad("POSITION")),
-    // --- Issue 20: --strong takes no position or answer flags; columns in one grammar --------
-    case(
-        "strong-with-position",
-        &["solve", "tictactoe", "X........", "--strong", "--db", "/nonexistent/xo-db"],
-        Bad("takes no POSITION"),
-    ),
-    case(
-        "strong-with-json",
-        &["solve", "tictactoe", "--strong", "--db", "/nonexistent/xo-db", "--json"],
-        Bad("--json"),
-    ),
-    case(
-        "strong-with-threads",
-        &["solve", "tictactoe", "--strong", "--db", "/nonexistent/xo-db", "--threads", "2"],
-        Bad("--threads"),
-    ),
-    case(
-        "moves-run-together-past-nine-columns",
-        &["solve", "connect:12,2,4", "--moves", "1111"],
-        Bad("separated by commas"),
-    ),
-    case("moves-letter-column", &["solve", "connect:12,2,4", "--moves", "b"], Bad("not a column")),
-    case(
-        "moves-play-illegal",
-        &["moves", "tictactoe", "X........", "--play", "1"],
-        Bad("not a legal move"),
-    ),
-    case("moves-play-and-best", &["moves", "tictactoe", "--play", "1", "--best"], Bad("--best")),
-    case("moves-octal-too-many", &["moves", "kayles", "1000000"], Bad("listed for at most 100000")),
-    case("moves-octal-bad-move", &["moves", "kayles", "3 4", "--play", "2:3:1"], Bad("\"2:3:1\"")),
-    case("batch-unknown-format", &["batch", "chess"], Bad("chess")),
-    case("play-bad-side", &["play", "tictactoe", "--as", "third"], Bad("third")),
-    // --- Positions: characters and lengths ----------------------------------------------------
-    case("too-few-cells", &["solve", "tictactoe", "XXXX"], Bad("expected 9 cells")),
-    case("bad-char-names-cell", &["solve", "tictactoe", "XX?......"], Bad("cell 3")),
-    case("lol-bad-char", &["solve", "lol", "*L*A"], Bad("cell 4")),
-    case("strip-too-long", &["solve", "treblecross:5", "......"], Bad("expected 5 cells")),
-    case("connect4-short", &["solve", "connect4", "X......"], Bad("expected 42 cells")),
-    case("count-bad-char", &["count", "mnk:4,4,4", "....Z..........."], Bad("cell 5")),
-    case("check-too-short", &["check", "tictactoe", "XO"], Bad("expected 9 cells")),
-    // --- Positions that cannot occur: exit 2 for solve/count/play, exit 1 for check -----------
-    case("solve-line-then-move", &["solve", "tictactoe", "XXXOO.O.."], Bad("O moved after it")),
-    case(
-        "count-line-then-move",
-        &["count", "tictactoe", "XXXOO.O..", "--json"],
-        Bad("O moved after it"),
-    ),
-    case("solve-o-line-then-x", &["solve", "tictactoe", "OOO.XX.XX"], Bad("X moved after it")),
-    case("solve-too-many-o", &["solve", "tictactoe", "OOOO....."], Bad("4 O's")),
-    case("solve-too-many-x", &["solve", "tictactoe", "XXXXX...."], Bad("5 X's")),
-    case("solve-floating", &["solve", "connect:3,3,3", "X........"], Bad("cell 1 floats")),
-    case(
-        "play-line-then-move",
-        &["play", "tictactoe", "XXXOO.O..", "--as", "first"],
-        Bad("O moved after it"),
-    ),
-    case(
-        "check-line-then-move",
-        &["check", "tictactoe", "XXXOO.O.."],
-        Unreachable("O moved after it"),
-    ),
-    case(
-        "check-o-line-then-x",
-        &["check", "tictactoe", "OOO.XX.XX"],
-        Unreachable("X moved after it"),
-    ),
-    case("check-too-many-o", &["check", "tictactoe", "OOOO....."], Unreachable("too many O's")),
-    case("check-floating", &["check", "connect:3,3,3", "X........"], Unreachable("floats")),
-    case(
-        "check-lol-json",
-        &["check", "lol:7", "LOL.LOL", "--json"],
-        Unreachable("\"reachable\":false"),
-    ),
-    case("check-reachable", &["check", "tictactoe", "X........"], Answer("reachable")),
-    // --- Budget numbers out of range ----------------------------------------------------------
-    case("timeout-1e300", &["solve", "tictactoe", "--timeout", "1e300"], Bad("--timeout")),
-    case("timeout-1e19", &["count", "tictactoe", "--timeout", "1e19"], Bad("--timeout")),
-    case("timeout-zero", &["check", "tictactoe", "X........", "--timeout", "0"], Bad("--timeout")),
-    case("timeout-minus-one-eq", &["solve", "tictactoe", "--timeout=-1"], Bad("--timeout")),
-    case("timeout-minus-one", &["solve", "tictactoe", "--timeout", "-1"], Bad("--timeout")),
-    case("timeout-nan", &["solve", "tictactoe", "--timeout", "nan"], Bad("--timeout")),
-    case("timeout-inf", &["solve", "tictactoe", "--timeout", "inf"], Bad("--timeout")),
-    case("memory-zero", &["count", "mnk:4,4,4", "--memory-mib", "0"], Bad("--memory-mib")),
-    case(
-        "memory-huge",
-        &["check", "tictactoe", "X........", "--memory-mib", "99999999999999"],
-        Bad("--memory-mib"),
-    ),
-    case("max-nodes-minus-five", &["solve", "tictactoe", "--max-nodes", "-5"], Bad("--max-nodes")),
-    case("max-nodes-minus-five-eq", &["solve", "tictactoe", "--max-nodes=-5"], Bad("--max-nodes")),
-    case(
-        "max-nodes-huge",
-        &["solve", "tictactoe", "--max-nodes", "99999999999999999999999"],
-        Bad("--max-nodes"),
-    ),
-    case("batch-timeout-nan", &["batch", "lol", "--timeout", "nan"], Bad("--timeout"))
-        .stdin(b"1\n***\n"),
-    case(
-        "play-timeout-zero",
-        &["play", "tictactoe", "--as", "first", "--timeout", "0"],
-        Bad("--timeout"),
-    ),
-    case("play-max-nodes-huge", &["play", "tictactoe", "--max-nodes", "1e99"], Bad("--max-nodes")),
-    // --- Octal games ---------------------------------------------------------------------------
-    case("heap-not-number", &["solve", "kayles", "5 x"], Bad("\"x\"")),
-    case("heap-negative", &["solve", "kayles", "5 -3"], Bad("\"-3\"")),
-    case("heap-too-large", &["solve", "kayles", "999999999999"], Bad("999999999999")),
-    case("octal-bad-code", &["solve", "octal:abc", "5"], Bad("abc")),
-    case("octal-empty-code", &["solve", "octal:", "5"], Bad("''")),
-    case("count-octal", &["count", "kayles", "5"], Bad("octal game")),
-    case("count-octal-empty", &["count", "dawson-kayles"], Bad("octal game")),
-    case("check-octal", &["check", "octal:0.77", "3 4"], Bad("octal game")),
-    case("play-octal", &["play", "kayles"], Bad("octal game")),
-    // --- Batch formats -------------------------------------------------------------------------
-    case("batch-bad-count", &["batch", "ttt-count"], Bad("line 1")).stdin(b"x\n"),
-    case("batch-negative-count", &["batch", "ttt-count"], Bad("line 1")).stdin(b"-1\n"),
-    case("batch-huge-count", &["batch", "treblecross"], Bad("line 1"))
-        .stdin(b"99999999999999999999\n"),
-    case("batch-empty", &["batch", "lol"], Bad("line 1")).stdin(b""),
-    case("batch-missing-line", &["batch", "ttt-count"], BadAfterAnswers("line 3", "191 194\n"))
-        .stdin(b"2\nXX..O....\n"),
-    case("batch-missing-only-line", &["batch", "lol"], Bad("line 2")).stdin(b"1\n"),
-    case("batch-ttt-bad-char", &["batch", "ttt-count"], Bad("line 2")).stdin(b"1\nXX..O?...\n"),
-    case("batch-ttt-short", &["batch", "ttt-count"], Bad("line 2")).stdin(b"1\nXX..O...\n"),
-    case("batch-lol-bad-char", &["batch", "lol"], Bad("line 2")).stdin(b"1\n**A*\n"),
-    case("batch-treblecross-bad-char", &["batch", "treblecross"], Bad("line 2"))
-        .stdin(b"1\n..Y.\n"),
-    case("batch-treblecross-empty-line", &["batch", "treblecross"], Bad("line 2")).stdin(b"1\n\n"),
-    case("batch-nul", &["batch", "ttt-count"], Bad("line 2")).stdin(b"1\nXX\0.O....\n"),
-    case("batch-invalid-utf8", &["batch", "lol"], Bad("line 2")).stdin(b"1\n**\xff*\n"),
-    case("batch-ttt-huge-line", &["batch", "ttt-count"], Bad("line 2")).made(batch_ttt_huge_line),
-    case("batch-lol-huge-line", &["batch", "lol"], Bad("line 2")).made(batch_lol_huge_line),
-    case("batch-treblecross-far-bad-char", &["batch", "treblecross"], Bad("column 5000001"))
-        .made(batch_treblecross_bad_far_right),
-    case("batch-lol-memory", &["batch", "lol", "--memory-mib", "16"], Stopped("--memory-mib"))
-        .made(batch_lol_20000_stars),
-    case("batch-example", &["batch", "ttt-count", "--example"], Answer(" ")),
-    // --- Serve: refused before listening -------------------------------------------------------
-    case("serve-bad-addr", &["serve", "--addr", "nonsense"], Bad("cannot listen on nonsense")),
-    case("serve-bad-port", &["serve", "--addr", "127.0.0.1:99999"], Bad("127.0.0.1:99999")),
-    case(
-        "serve-no-db",
-        &["serve", "--addr", "127.0.0.1:0", "--db", "/nonexistent-xo-db"],
-        Bad("tier-00.xot"),
-    ),
-    case(
-        "serve-db-is-file",
-        &["serve", "--addr", "127.0.0.1:0", "--db", "Cargo.toml"],
-        Bad("Cargo.toml"),
-    ),
-    case("serve-workers-zero", &["serve", "--workers", "0"], Bad("--workers")),
-    case("serve-timeout-negative", &["serve", "--timeout", "-5"], Bad("--timeout")),
-    case("serve-cache-word", &["serve", "--cache-mib", "lots"], Bad("--cache-mib")),
-    case(
-        "serve-max-connections-zero",
-        &["serve", "--max-connections", "0"],
-        Bad("--max-connections"),
-    ),
-    // --- Book: refused, or stopped before anything is kept ---------------------------------------
-    case("book-not-gravity", &["book", "mnk:4,4,4", "--depth", "3"], Bad("gravity")),
-    case("book-octal", &["book", "kayles", "--depth", "3"], Bad("gravity")),
-    case("book-depth-word", &["book", "connect4", "--depth", "x"], Bad("--depth")),
-    case("book-too-wide", &["book", "connect:20,20,4", "--depth", "3"], Bad("connect:20,20,4")),
-    case("book-128-bit-board", &["book", "connect:8,8,4", "--depth", "2"], Bad("64-bit layout")),
-    case(
-        "book-memory",
-        &[
-            "book",
-            "connect4",
-            "--depth",
-            "40",
-            "--memory-mib",
-            "64",
-            "--out",
-            "/nonexistent-dir/c4.book",
-        ],
-        // The output is checked before anything is created (its journal included).
-        Bad("cannot write /nonexistent-dir/c4.book"),
-    ),
-    case(
-        "book-memory-stop",
-        &["book", "connect4", "--depth", "40", "--memory-mib", "16"],
-        Stopped("--memory-mib"),
-    ),
-    // --- Grundy --------------------------------------------------------------------------------
-    case("grundy-bad-digit", &["grundy", "0.9z", "--upto", "10"], Bad("'z'")),
-    case("grundy-unknown-name", &["grundy", "chess", "--upto", "10"], Bad("chess")),
-    case("grundy-no-digits", &["grundy", "0.", "--upto", "5"], Bad("'0.'")),
-    case("grundy-upto-word", &["grundy", "0.07", "--upto", "x"], Bad("--upto")),
-    case("grundy-upto-too-large", &["grundy", "0.07", "--upto", "100000001"], Bad("--upto")),
-    case("grundy-upto-negative", &["grundy", "0.07", "--upto", "-1"], Bad("--upto")),
-    case("grundy-upto-missing", &["grundy", "0.07"], Bad("--upto")),
-    case(
-        "grundy-max-nodes",
-        &["grundy", "0.07", "--upto", "10", "--max-nodes", "1000"],
-        Answer("0.07"),
-    ),
-    case(
-        "grundy-memory-mib",
-        &["grundy", "0.07", "--upto", "10", "--memory-mib", "64"],
-        Answer("0.07"),
-    ),
-    case(
-        "grundy-timeout-zero",
-        &["grundy", "0.07", "--upto", "10", "--timeout", "0"],
-        Bad("--timeout"),
-    ),
-    case(
-        "grundy-timeout-fraction",
-        &["grundy", "0.07", "--upto", "10", "--timeout", "0.5"],
-        Answer("0.07"),
-    ),
-    case(
-        "grundy-stopped",
-        &["grundy", "0.007", "--upto", "20000000", "--timeout", "1"],
-        Stopped("--timeout"),
-    ),
-    // --- --lines -------------------------------------------------------------------------------
-    case(
-        "lines-bad-middle-json",
-        &["solve", "tictactoe", "--lines", "--json"],
-        BadAfter("line 2", 1),
-    )
-    .stdin(b"XX.OO....\nXX?OO....\nX........\n"),
-    case(
-        "lines-bad-third",
-        &["solve", "tictactoe", "--lines", "--value-only"],
-        BadAfter("line 3", 2),
-    )
-    .stdin(b"XX.OO....\n.........\nXXXXXXXXX\nX........\n"),
-    case("lines-count-short", &["count", "tictactoe", "--lines"], BadAfter("line 2", 1))
-        .stdin(b"XX.OO....\nXXXX\n"),
-    case("lines-invalid-utf8", &["solve", "tictactoe", "--lines"], BadAfter("line 2", 1))
-        .stdin(b"XX.OO....\n\xff\n"),
-    case("lines-octal-bad-heap", &["solve", "kayles", "--lines"], BadAfter("line 2", 1))
-        .stdin(b"5\n5 x\n7\n"),
-    case("lines-impossible", &["solve", "tictactoe", "--lines", "--json"], BadAfter("line 2", 1))
-        .stdin(b"X........\nOOOO.....\n"),
-    case(
-        "lines-check-unreachable",
-        &["check", "tictactoe", "--lines", "--json"],
-        Unreachable("\"reachable\":false"),
-    )
-    .stdin(b"XX.OO....\nOOOO.....\nX........\n")
-    .then(json_lines),
-    case("lines-three-json", &["solve", "tictactoe", "--lines", "--json"], Answer("\"value\""))
-        .stdin(b"XX.OO....\n.........\nX........\n")
-        .then(three_json_lines),
-    // --- Odd bytes on standard input ---------------------------------------------------------
-    case("stdin-invalid-utf8", &["solve", "tictactoe", "-"], Bad("UTF-8"))
-        .stdin(b"\xff\xfe.......\n"),
-    case("stdin-nul", &["solve", "tictactoe", "-"], Bad("cell 3")).stdin(b"XX\0OO....\n"),
-    case("stdin-empty", &["count", "tictactoe", "-"], Bad("found 0")).stdin(b""),
-    case("stdin-ten-mb", &["solve", "tictactoe", "-"], Bad("found 10000000")).made(ten_mb_dots),
-    case("stdin-ten-mb-check", &["check", "mnk:4,4,4", "-"], Bad("found 10000000"))
-        .made(ten_mb_dots),
-    case("stdin-ten-mb-heap", &["solve", "kayles", "-"], Bad("heap 1")).made(ten_mb_dots),
-    case(
-        "stdin-ten-mb-treblecross",
-        &["solve", "treblecross", "-", "--timeout", "2"],
-        Stopped("--timeout"),
-    )
-    .made(ten_mb_dots)
-    .within(secs(10)),
-    case(
-        "stdin-ten-mb-lol",
-        &["solve", "lol", "-", "--value-only", "--timeout", "2"],
-        // A run of 10^7 empty cells needs far more than the memory budget: refused at once.
-        Stopped("--memory-mib"),
-    )
-    .made(ten_mb_dots)
-    .within(secs(6)),
-    case(
-        "play-stdin-position-then-moves",
-        &["play", "tictactoe", "-", "--as", "first"],
-        Answer("You win"),
-    )
-    .stdin(b"XX.OO....\n3\n"),
-    // --- Over budget: exit 3 -------------------------------------------------------------------
-    case("connect4-nodes", &["solve", "connect4", "--max-nodes", "1000"], Stopped("--max-nodes")),
-    case(
-        "connect4-nodes-json",
-        &["solve", "connect4", "--max-nodes", "1000", "--json"],
-        Stopped("--max-nodes"),
-    ),
-    case("count-lol-memory", &["count", "lol:30", "--memory-mib", "64"], Stopped("--memory-mib")),
-    case(
-        "count-lol-memory-json",
-        &["count", "lol:30", "--memory-mib", "64", "--json"],
-        Stopped("--memory-mib"),
-    ),
-    case(
-        "octal-timeout",
-        &["solve", "octal:0.007", "20000000", "--timeout", "0.2"],
-        Stopped("--timeout"),
-    )
-    .within(secs(10)),
-    case(
-        "octal-timeout-json",
-        &["solve", "octal:0.007", "20000000", "--timeout", "0.2", "--json"],
-        Stopped("--timeout"),
-    )
-    .within(secs(10)),
-    case(
-        "check-nodes",
-        &["check", "mnk:4,4,4", "XXXXOOO.........", "--max-nodes", "1"],
-        Stopped("--max-nodes"),
-    ),
-    case(
-        "check-nodes-json",
-        &["check", "lol:20", "LOL.......LO........", "--max-nodes", "1", "--json"],
-        Stopped("--max-nodes"),
-    ),
-    // Over the budget, play goes on with the look-ahead's move, saying so and naming the flag
-    // (#19: never a random move, and the game not ended by the budget).
-    case(
-        "play-nodes",
-        &["play", "connect4", "--as", "first", "--max-nodes", "1000"],
-        Answer("deep, as stopped at the node budget (1000 positions)"),
-    )
-    .stdin(b"1\n")
-    .then(names_max_nodes),
-    case(
-        "sos-huge",
-        &["solve", "sos:16777216", "--value-only", "--timeout", "2"],
-        AnswerOrStopped("", "--memory-mib"),
-    )
-    .within(secs(6)),
-    // --- Endless input that needs no search: the budget is read per line -----------------------
-    case("batch-lol-endless-l-star-l", &["batch", "lol", "--timeout", "1"], Stopped("--timeout"))
-        .yes(b"1000000000000\n", b"L*L\n"),
-    case("batch-lol-endless-lol", &["batch", "lol", "--timeout", "1"], Stopped("--timeout"))
-        .yes(b"1000000000000\n", b"LOL\n"),
-    case("batch-lol-endless-stars", &["batch", "lol", "--timeout", "1"], Stopped("--timeout"))
-        .yes(b"1000000000000\n", b"***\n"),
-    case("batch-lol-endless-l-stars-l", &["batch", "lol", "--timeout", "1"], Stopped("--timeout"))
-        .yes(b"1000000000000\n", b"L**L\n"),
-    case("batch-ttt-endless", &["batch", "ttt-count", "--timeout", "1"], Stopped("--timeout"))
-        .yes(b"1000000000000\n", b".........\n"),
-    case(
-        "batch-treblecross-endless",
-        &["batch", "treblecross", "--timeout", "1"],
-        Stopped("--timeout"),
-    )
-    .yes(b"1000000000000\n", b"XX.\n"),
-    case(
-        "batch-connect4-endless-won",
-        &["batch", "connect4-score", "--timeout", "1"],
-        Stopped("--timeout"),
-    )
-    .yes(b"", b"1212121\n"),
-    case(
-        "batch-connect4-endless-blank",
-        &["batch", "connect4-score", "--timeout", "1"],
-        Stopped("--timeout"),
-    )
-    .yes(b"", b"\n"),
-    case(
-        "batch-ttt-nodes-per-line",
-        &["batch", "ttt-count", "--max-nodes", "5000"],
-        Stopped("--max-nodes"),
-    )
-    .yes(b"1000000000000\n", b"XX.OO....\n"),
-    case(
-        "lines-solve-endless-won",
-        &["solve", "tictactoe", "--lines", "--timeout", "1"],
-        Stopped("--timeout"),
-    )
-    .yes(b"", b"XXXOO....\n"),
-    case(
-        "lines-solve-endless-full",
-        &["solve", "tictactoe", "--lines", "--timeout", "1"],
-        Stopped("--timeout"),
-    )
-    .yes(b"", b"XOXXOOOXX\n"),
-    case(
-        "lines-solve-endless-blank",
-        &["solve", "tictactoe", "--lines", "--timeout", "1"],
-        Stopped("--timeout"),
-    )
-    .yes(b"", b"\n"),
-    case(
-        "lines-check-endless",
-        &["check", "tictactoe", "--lines", "--timeout", "1"],
-        Stopped("--timeout"),
-    )
-    .yes(b"", b"XXX......\n"),
-    case(
-        "lines-count-nodes-per-line",
-        &["count", "tictactoe", "--lines", "--max-nodes", "100"],
-        Stopped("--max-nodes"),
-    )
-    .yes(b"", b"XXXOO....\n"),
-    // --- Endless lines: refused at their limit, naming it and the line --------------------------
-    case("play-endless-line", &["play", "tictactoe", "--as", "first"], BadAfter("line 1", 0))
-        .yes(b"", b"\0\0\0\0\0\0\0\0"),
-    case("play-endless-second-line", &["play", "tictactoe", "--as", "first"], BadAfter("1 MiB", 1))
-        .yes(b"5\n", b"00000000"),
-    case("play-endless-position", &["play", "tictactoe", "-", "--as", "first"], Bad("line 1"))
-        .yes(b"", b"........"),
-    case(
-        "play-invalid-utf8-line",
-        &["play", "tictactoe", "--as", "first"],
-        BadAfter("line 2 of standard input is not valid UTF-8", 1),
-    )
-    .stdin(b"5\n\xff\n"),
-    case("lines-endless-line", &["solve", "tictactoe", "--lines"], Bad("line 1"))
-        .yes(b"", b"........")
-        .within(secs(60)),
-    case("batch-lol-endless-line", &["batch", "lol"], Bad("line 2")).yes(b"1\n", b"********"),
-    case("stdin-endless-position", &["solve", "tictactoe", "-"], Bad("256 MiB"))
-        .yes(b"", b"........")
-        .within(secs(60)),
-    // --- Said one way, done another (#23): each resolved, in code or in the help -------------
-    case(
-        "check-help-says-position-required",
-        &["check", "--help"],
-        Answer("required unless --lines or --moves"),
-    ),
-    case("solve-max-nodes-zero", &["solve", "tictactoe", "--max-nodes", "0"], Bad("--max-nodes")),
-    case("count-max-nodes-zero-eq", &["count", "tictactoe", "--max-nodes=0"], Bad("--max-nodes")),
-    case("batch-max-nodes-zero", &["batch", "lol", "--max-nodes", "0"], Bad("--max-nodes"))
-        .stdin(b"1\n***\n"),
-    case(
-        "grundy-max-nodes-zero",
-        &["grundy", "kayles", "--upto", "5", "--max-nodes", "0"],
-        Bad("--max-nodes"),
-    ),
-    case("serve-max-nodes-zero", &["serve", "--max-nodes", "0"], Bad("--max-nodes")),
-    case(
-        "strip-too-large-names-limit",
-        &["solve", "treblecross:100000000"],
-        Bad("at most 16777216 cells"),
-    ),
-    case(
-        "heap-beyond-limit-names-it",
-        &["solve", "kayles", "1000000000"],
-        Bad("at most 100000000"),
-    ),
-    case(
-        "grundy-kayles-million-by-period",
-        &["grundy", "kayles", "--upto", "1000000"],
-        Answer("period 12, preperiod 71 (proven: Guy-Smith)"),
-    )
-    .within(secs(30)),
-    case(
-        "connect4-no-moves-text-has-score",
-        &["solve", "connect4", "--moves", "4453", "--no-moves"],
-        Answer("value: loss in 36 plies, score -2\n"),
-    )
-    .within(secs(120)),
-    case(
-        "count-json-stopped-keeps-shape",
-        &["count", "lol:30", "--memory-mib", "64", "--json"],
-        Stopped("--memory-mib"),
-    )
-    .then(counts_unknown),
-    case(
-        "grundy-json-stopped-keeps-shape",
-        &["grundy", "0.007", "--upto", "20000000", "--timeout", "0.5", "--json"],
-        Stopped("--timeout"),
-    )
-    .then(sequence_unknown),
-    // --- Answers the contract requires ---------------------------------------------------------
-    case("kayles-million", &["solve", "kayles", "1000000", "--value-only"], Answer(""))
-        .within(secs(2))
-        .then(one_value),
-    case(
-        "dawson-kayles-millions",
-        &["solve", "dawson-kayles", "1000000 999999", "--value-only"],
-        Answer(""),
-    )
-    .within(secs(2))
-    .then(one_value),
-    // The Grundy engine takes ~3 s in release but 30-60 s in the test profile on a shared host.
-    case("treblecross-million", &["solve", "treblecross:1000000", "--value-only"], Answer(""))
-        .within(secs(240))
-        .then(one_value),
-    case("lol-length-from-position", &["solve", "lol", "*L**"], Answer("lol:4")),
-    case(
-        "treblecross-length-from-position",
-        &["solve", "treblecross", ".X..X."],
-        Answer("treblecross:6"),
-    ),
-    case("tictactoe-value-only", &["solve", "tictactoe", "--value-only"], Exactly("draw\n")),
-    case(
-        "treblecross-winning",
-        &["solve", "treblecross:200", "--winning", "--json"],
-        Answer("\"moves\""),
-    )
-    .then(only_winning_moves),
-    case("play-quit", &["play", "lol:5", "--as", "first"], Answer("your move")).stdin(b"quit\n"),
+/// The keys a case file may have. `args` (the arguments, a list of strings), `expect` (the
+/// promise: `answer`, `exactly`, `unreachable` (exit 0, 0, 1); `bad`, `bad_after`,
+/// `bad_after_answers` (exit 2); `stopped` (exit 3); `answer_or_stopped`) and `text` (the
+/// fragment of the answer or message) are needed; `stdin` (text; `stdin_hex` for other bytes),
+/// `stdin_repeat` (a line fed over and over after `stdin`), `stdin_made` (the name of an input
+/// made when the case runs), `good_lines` (`bad_after`), `answers` (`bad_after_answers`),
+/// `flag` (`answer_or_stopped`), `limit_s` (the time box, 20 s if not given), `then` (the name
+/// of a further check) and `slow` (true: in the slow group) are optional; `note` says why.
+const KEYS: &[&str] = &[
+    "args",
+    "expect",
+    "text",
+    "stdin",
+    "stdin_hex",
+    "stdin_repeat",
+    "stdin_repeat_hex",
+    "stdin_made",
+    "good_lines",
+    "answers",
+    "flag",
+    "limit_s",
+    "then",
+    "slow",
+    "note",
 ];
+
+/// The inputs made when a case runs, by name.
+fn made(name: &str) -> Result<fn() -> Vec<u8>, String> {
+    Ok(match name {
+        "ten_mb_dots" => ten_mb_dots,
+        "batch_ttt_huge_line" => batch_ttt_huge_line,
+        "batch_lol_huge_line" => batch_lol_huge_line,
+        "batch_lol_20000_stars" => batch_lol_20000_stars,
+        "batch_treblecross_bad_far_right" => batch_treblecross_bad_far_right,
+        _ => return Err(format!("no input made by the name {name:?}")),
+    })
+}
+
+/// The further checks, by name.
+fn then(name: &str) -> Result<Extra, String> {
+    Ok(match name {
+        "counts_unknown" => counts_unknown,
+        "sequence_unknown" => sequence_unknown,
+        "one_value" => one_value,
+        "only_winning_moves" => only_winning_moves,
+        "three_json_lines" => three_json_lines,
+        "json_lines" => json_lines,
+        _ => return Err(format!("no check by the name {name:?}")),
+    })
+}
+
+fn leak(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+/// Reads one case file.
+fn load(path: &Path) -> Result<Case, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let map = json.as_object().ok_or("not a JSON object")?;
+    if let Some(key) = map.keys().find(|k| !KEYS.contains(&k.as_str())) {
+        return Err(format!("unknown key {key:?}"));
+    }
+    let text_of = |key: &str| -> Result<Option<&'static str>, String> {
+        match map.get(key) {
+            None => Ok(None),
+            Some(v) => v.as_str().map(|s| Some(leak(s))).ok_or(format!("{key} is not a string")),
+        }
+    };
+    let bytes_of = |key: &str| -> Result<Option<&'static [u8]>, String> {
+        if let Some(text) = text_of(key)? {
+            return Ok(Some(text.as_bytes()));
+        }
+        let Some(hex) = text_of(&format!("{key}_hex"))? else { return Ok(None) };
+        let bytes: Result<Vec<u8>, _> = (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(hex.get(i..i + 2).unwrap_or("?"), 16))
+            .collect();
+        Ok(Some(Box::leak(bytes.map_err(|e| format!("{key}_hex: {e}"))?.into_boxed_slice())))
+    };
+    let needed = |key: &str| text_of(key)?.ok_or(format!("no {key}"));
+    let name = leak(&path.file_stem().unwrap().to_string_lossy());
+    let args: Vec<&'static str> = map
+        .get("args")
+        .and_then(|a| a.as_array())
+        .ok_or("no args")?
+        .iter()
+        .map(|a| a.as_str().map(leak).ok_or("an argument is not a string"))
+        .collect::<Result<_, _>>()?;
+    let input = match (text_of("stdin_made")?, bytes_of("stdin")?, bytes_of("stdin_repeat")?) {
+        (Some(make), None, None) => Input::Made(made(make)?),
+        (None, first, Some(again)) => Input::Yes(first.unwrap_or_default(), again),
+        (None, Some(bytes), None) => Input::Bytes(bytes),
+        (None, None, None) => Input::None,
+        _ => return Err("stdin_made goes with no other stdin".into()),
+    };
+    let number = |key: &str| map.get(key).map(|v| v.as_u64().ok_or(format!("{key}: a number")));
+    let text = needed("text")?;
+    let expect = match needed("expect")? {
+        "answer" => Answer(text),
+        "exactly" => Exactly(text),
+        "unreachable" => Unreachable(text),
+        "bad" => Bad(text),
+        "bad_after" => BadAfter(text, number("good_lines").ok_or("no good_lines")?? as usize),
+        "bad_after_answers" => BadAfterAnswers(text, needed("answers")?),
+        "stopped" => Stopped(text),
+        "answer_or_stopped" => AnswerOrStopped(text, needed("flag")?),
+        other => return Err(format!("no promise {other:?}")),
+    };
+    Ok(Case {
+        name,
+        args: Box::leak(args.into_boxed_slice()),
+        input,
+        expect,
+        limit: number("limit_s").transpose()?.map_or(BOX, secs),
+        extra: text_of("then")?.map(then).transpose()?,
+        slow: map.get("slow").map(|v| v.as_bool().ok_or("slow: true or false")).transpose()?
+            == Some(true),
+    })
+}
+
+/// Every case file, by name.
+fn corpus() -> &'static [Case] {
+    static CORPUS: OnceLock<Vec<Case>> = OnceLock::new();
+    CORPUS.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("bad_input");
+        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        paths.sort();
+        paths.iter().map(|p| load(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))).collect()
+    })
+}
 
 // ---------------------------------------------------------------------------------------------
 // Running the binary
 // ---------------------------------------------------------------------------------------------
 
-/// What a run of the binary produced.
-struct Run {
-    status: ExitStatus,
-    stdout: Vec<u8>,
-    stderr: String,
-    elapsed: Duration,
-}
-
-impl Run {
-    fn stdout_text(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
-    }
-}
-
-fn clip(s: &str) -> String {
-    if s.len() <= 300 {
-        return s.to_string();
-    }
-    let mut end = 300;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}... ({} bytes)", &s[..end], s.len())
-}
-
 fn command(args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xo"));
-    cmd.args(args).env_remove("RUST_BACKTRACE").env_remove("RUST_LIB_BACKTRACE");
-    cmd
-}
-
-/// Waits for `child` at most `limit`; kills it and returns `None` past that.
-fn wait_within(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().expect("wait for xo") {
-            return Some(status);
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        thread::sleep(Duration::from_millis(5));
-    }
+    bin::command(env!("CARGO_BIN_EXE_xo"), args)
 }
 
 /// Runs `xo args...` with `input`, reading and writing on their own threads so that neither large
@@ -816,47 +348,12 @@ fn run_fed(
     input: Option<(Vec<u8>, Vec<u8>)>,
     limit: Duration,
 ) -> Result<Run, String> {
-    let mut cmd = command(args);
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    cmd.stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() });
-    let start = Instant::now();
-    let mut child = cmd.spawn().expect("the xo binary starts");
-    let writer = child.stdin.take().map(|mut stdin| {
-        let (first, again) = input.unwrap_or_default();
-        // The child may stop reading early (bad input, a budget): a broken pipe here is expected.
-        thread::spawn(move || {
-            let again = again.repeat((1 << 16) / again.len().max(1));
-            if stdin.write_all(&first).is_ok() && !again.is_empty() {
-                while stdin.write_all(&again).is_ok() {}
-            }
-        })
-    });
-    let mut out = child.stdout.take().unwrap();
-    let out_reader = thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = out.read_to_end(&mut buf);
-        buf
-    });
-    let mut err = child.stderr.take().unwrap();
-    let err_reader = thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = err.read_to_end(&mut buf);
-        buf
-    });
-    let status = wait_within(&mut child, limit);
-    let elapsed = start.elapsed();
-    if let Some(writer) = writer {
-        writer.join().unwrap();
-    }
-    let stdout = out_reader.join().unwrap();
-    let stderr = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
-    match status {
-        Some(status) => Ok(Run { status, stdout, stderr, elapsed }),
-        None => Err(format!(
-            "still running after {limit:?}: killed (stderr so far {:?})",
-            clip(&stderr)
-        )),
-    }
+    let feed = match input {
+        None => Feed::Closed,
+        Some((first, again)) if again.is_empty() => Feed::Bytes(first),
+        Some((first, again)) => Feed::Repeat(first, again),
+    };
+    bin::run_within(command(args), feed, limit)
 }
 
 /// Checks the one-message rule shared by exit statuses 2 and 3.
@@ -989,9 +486,13 @@ fn check_case(case: &Case) -> Result<Duration, String> {
     Ok(run.elapsed)
 }
 
-/// Runs the cases whose first argument is one of `subcommands`, reporting every failure.
+/// Runs the quick cases whose first argument is one of `subcommands`, reporting every failure.
 fn run_group(subcommands: &[&str]) {
-    let cases: Vec<&Case> = CORPUS.iter().filter(|c| subcommands.contains(&c.args[0])).collect();
+    run_cases(corpus().iter().filter(|c| !c.slow && subcommands.contains(&c.args[0])).collect());
+}
+
+/// Runs `cases`, reporting every failure.
+fn run_cases(cases: Vec<&Case>) {
     assert!(!cases.is_empty());
     let mut failures = Vec::new();
     for case in cases {
@@ -1012,19 +513,27 @@ fn run_group(subcommands: &[&str]) {
 
 #[test]
 fn corpus_is_well_formed() {
-    assert!(CORPUS.len() >= 60, "{} cases", CORPUS.len());
-    let mut names: Vec<&str> = CORPUS.iter().map(|c| c.name).collect();
+    assert!(corpus().len() >= 60, "{} cases", corpus().len());
+    let mut names: Vec<&str> = corpus().iter().map(|c| c.name).collect();
     names.sort_unstable();
     names.dedup();
-    assert_eq!(names.len(), CORPUS.len(), "case names are unique");
+    assert_eq!(names.len(), corpus().len(), "case names are unique");
     for sub in ["solve", "count", "check", "play", "moves", "batch", "grundy", "serve", "book"] {
-        assert!(CORPUS.iter().any(|c| c.args.first() == Some(&sub)), "no case for {sub}");
+        assert!(corpus().iter().any(|c| c.args.first() == Some(&sub)), "no case for {sub}");
     }
 }
 
 #[test]
 fn corpus_solve() {
     run_group(&["solve"]);
+}
+
+/// The slow group: cases that take minutes in the test profile on two cores (`.ci/run` runs it
+/// with `cargo test --workspace --tests -- --ignored`).
+#[test]
+#[ignore = "slow: treblecross:1000000 takes 30-60 s in the test profile"]
+fn corpus_slow() {
+    run_cases(corpus().iter().filter(|c| c.slow).collect());
 }
 
 #[test]
@@ -1082,8 +591,7 @@ fn closed_pipe(args: &[&str], limit: Duration) -> Result<(), String> {
 fn closed_pipe_ends_quietly() {
     let mut failures = Vec::new();
     for args in [
-        &["solve", "treblecross:1000000"][..],
-        &["grundy", "0.007", "--upto", "100000"],
+        &["grundy", "0.007", "--upto", "100000"][..],
         &["count", "tictactoe", "--by-length"],
         &["batch", "ttt-count", "--example"],
     ] {
@@ -1092,6 +600,13 @@ fn closed_pipe_ends_quietly() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A long solve's output pipe closed after its first line (in the slow group).
+#[test]
+#[ignore = "slow: treblecross:1000000 takes 30-60 s in the test profile"]
+fn closed_pipe_after_a_long_solve_ends_quietly() {
+    closed_pipe(&["solve", "treblecross:1000000"], secs(240)).unwrap();
 }
 
 /// Reads a few bytes of the one JSON line, then closes the pipe mid-line.

@@ -3,77 +3,19 @@
 //! families of small positions checked against plain references written here.
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::thread;
-use std::time::{Duration, Instant};
-
-/// What a run of the binary produced.
-struct Run {
-    code: Option<i32>,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-impl Run {
-    fn stdout_text(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
-    }
-}
+use std::time::Duration;
+use xo_test_support::bin::{self, Feed, Run};
 
 /// A guard against a hung binary, far above any honest run; not a performance assertion.
 const HANG_GUARD: Duration = Duration::from_secs(300);
 
-/// Runs `xo args...` with `input` on standard input. Input is written and output read on their
-/// own threads, so neither a large input nor a large output can deadlock the pipes, and a child
-/// that stops reading early (bad input) is fine.
+/// Runs `xo args...` with `input` on standard input (see [`bin::run_within`]: no deadlock on
+/// large inputs or outputs, and a child that stops reading early, on bad input, is fine).
 fn xo(args: &[&str], input: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xo"))
-        .args(args)
-        .env_remove("RUST_BACKTRACE")
-        .env_remove("RUST_LIB_BACKTRACE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the xo binary starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let writer = thread::spawn(move || {
-        // The child may exit before reading everything (bad input): a broken pipe is expected.
-        let _ = stdin.write_all(&input);
-    });
-    let mut stdout = child.stdout.take().unwrap();
-    let out_reader = thread::spawn(move || {
-        let mut buf = Vec::new();
-        stdout.read_to_end(&mut buf).unwrap();
-        buf
-    });
-    let mut stderr = child.stderr.take().unwrap();
-    let err_reader = thread::spawn(move || {
-        let mut buf = Vec::new();
-        stderr.read_to_end(&mut buf).unwrap();
-        buf
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > HANG_GUARD {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("xo {args:?} did not finish within {HANG_GUARD:?}");
-        }
-        thread::sleep(Duration::from_millis(5));
-    };
-    writer.join().unwrap();
-    Run {
-        code: status.code(),
-        stdout: out_reader.join().unwrap(),
-        stderr: String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned(),
-    }
+    let cmd = bin::command(env!("CARGO_BIN_EXE_xo"), args);
+    bin::run_within(cmd, Feed::Bytes(input.to_vec()), HANG_GUARD)
+        .unwrap_or_else(|e| panic!("xo {args:?}: {e}"))
 }
 
 fn batch(format: &str, input: &[u8]) -> Run {
@@ -82,7 +24,7 @@ fn batch(format: &str, input: &[u8]) -> Run {
 
 /// Asserts a successful run whose output is exactly `want`.
 fn assert_ok(run: &Run, want: &[u8], what: &str) {
-    assert_eq!(run.code, Some(0), "{what}: exit status; stderr: {}", run.stderr);
+    assert_eq!(run.code(), Some(0), "{what}: exit status; stderr: {}", run.stderr);
     assert!(run.stderr.is_empty(), "{what}: unexpected stderr {:?}", run.stderr);
     assert_eq!(run.stdout_text(), String::from_utf8_lossy(want), "{what}: output");
 }
@@ -90,7 +32,13 @@ fn assert_ok(run: &Run, want: &[u8], what: &str) {
 /// Asserts the bad-input contract: exit status 2, one message on stderr naming `line`, no panic,
 /// and at most the answers `prefix_of` begins with on stdout.
 fn assert_bad(run: &Run, line: u64, prefix_of: &[u8], what: &str) {
-    assert_eq!(run.code, Some(2), "{what}: exit status; stderr: {}", run.stderr);
+    assert_eq!(run.code(), Some(2), "{what}: exit status; stderr: {}", run.stderr);
+    assert_one_message(run, line, prefix_of, what);
+}
+
+/// The bad-input contract but for the exit status: one message naming `line`, no panic, and
+/// stdout a prefix of `prefix_of`.
+fn assert_one_message(run: &Run, line: u64, prefix_of: &[u8], what: &str) {
     assert!(!run.stderr.contains("panicked"), "{what}: panicked: {}", run.stderr);
     assert!(!run.stderr.contains("backtrace"), "{what}: backtrace: {}", run.stderr);
     assert_eq!(run.stderr.trim_end().lines().count(), 1, "{what}: one message: {:?}", run.stderr);
@@ -336,15 +284,15 @@ fn treblecross_strips_beyond_the_time_budget_are_refused() {
     .to_vec();
     input.extend_from_slice(&vec![b'.'; 3_000_000]);
     input.push(b'\n');
-    let mut run = xo(&["batch", "treblecross", "--timeout", "0.3"], &input);
-    assert_eq!(run.code, Some(3), "over budget: exit status 3; stderr: {}", run.stderr);
-    run.code = Some(2); // the rest of the bad-input contract holds as well
-    assert_bad(&run, 3, b"WINNING\n3\n", "treblecross over budget");
+    let run = xo(&["batch", "treblecross", "--timeout", "0.3"], &input);
+    assert_eq!(run.code(), Some(3), "over budget: exit status 3; stderr: {}", run.stderr);
+    // The rest of the bad-input contract holds as well.
+    assert_one_message(&run, 3, b"WINNING\n3\n", "treblecross over budget");
     assert!(run.stderr.contains("free run of 3000000 cells"), "{}", run.stderr);
     assert!(run.stderr.contains("--timeout"), "{}", run.stderr);
     for bad in ["0", "-1", "nan", "soon", "1e300", "1e19"] {
         let run = xo(&["batch", "treblecross", &format!("--timeout={bad}")], b"1\n.....\n");
-        assert_eq!(run.code, Some(2), "--timeout {bad}: {}", run.stderr);
+        assert_eq!(run.code(), Some(2), "--timeout {bad}: {}", run.stderr);
         assert!(run.stderr.contains("--timeout"), "--timeout {bad}: {}", run.stderr);
     }
 }
@@ -368,10 +316,10 @@ fn a_ten_megabyte_line_without_newline_is_refused_promptly() {
 #[test]
 fn help_succeeds() {
     let run = xo(&["--help"], b"");
-    assert_eq!(run.code, Some(0), "xo --help: {}", run.stderr);
+    assert_eq!(run.code(), Some(0), "xo --help: {}", run.stderr);
     assert!(run.stdout_text().contains("batch"), "xo --help lists batch: {}", run.stdout_text());
     let run = xo(&["batch", "--help"], b"");
-    assert_eq!(run.code, Some(0), "xo batch --help: {}", run.stderr);
+    assert_eq!(run.code(), Some(0), "xo batch --help: {}", run.stderr);
     let text = run.stdout_text();
     for format in FORMATS {
         assert!(text.contains(format), "xo batch --help lists {format}: {text}");
@@ -379,7 +327,7 @@ fn help_succeeds() {
     assert!(text.contains("--example"), "xo batch --help lists --example: {text}");
     // An unknown format is a usage error, not a crash.
     let run = xo(&["batch", "chess"], b"");
-    assert_ne!(run.code, Some(0));
+    assert_ne!(run.code(), Some(0));
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
 }
 
@@ -621,7 +569,7 @@ fn treblecross_long_strip_is_answered_consistently_with_its_mirror() {
     input.extend_from_slice(&mirror);
     input.push(b'\n');
     let run = batch("treblecross", &input);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr);
     let text = run.stdout_text();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 4, "two answers of two lines each");

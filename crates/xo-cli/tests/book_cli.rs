@@ -1,10 +1,11 @@
 //! `xo book` and `--book`: a book is built, written and checked; solving with it gives the same
 //! JSON as without; damaged or foreign books are refused (exit 2).
 
-use std::process::{Command, Output};
+use std::process::Output;
+use xo_test_support::bin;
 
 fn xo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xo")).args(args).output().expect("xo runs")
+    bin::output(env!("CARGO_BIN_EXE_xo"), args)
 }
 
 fn stdout(out: &Output) -> String {
@@ -14,7 +15,7 @@ fn stdout(out: &Output) -> String {
 
 #[test]
 fn a_book_is_built_and_changes_no_answer() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = xo_test_support::dirs::tempdir().unwrap();
     let book = dir.path().join("c544.book");
     let book = book.to_str().unwrap();
     let made = stdout(&xo(&["book", "connect:5,4,4", "--depth", "6", "--out", book]));
@@ -42,7 +43,7 @@ fn a_book_is_built_and_changes_no_answer() {
 
 #[test]
 fn bad_books_and_bad_requests_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = xo_test_support::dirs::tempdir().unwrap();
     let path = dir.path().join("b.book");
     let p = path.to_str().unwrap();
     stdout(&xo(&["book", "connect:4,4,3", "--depth", "3", "--out", p]));
@@ -81,7 +82,7 @@ fn bad_books_and_bad_requests_are_refused() {
 
 #[test]
 fn a_stopped_build_resumes_to_the_same_book() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = xo_test_support::dirs::tempdir().unwrap();
     let (resumed, fresh) = (dir.path().join("r.book"), dir.path().join("f.book"));
     let (r, f) = (resumed.to_str().unwrap(), fresh.to_str().unwrap());
     let partial = dir.path().join("r.book.partial");

@@ -3,9 +3,11 @@
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
+use xo_test_support::bin;
+use xo_test_support::pons::pons_set;
 
 fn xo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xo")).args(args).output().expect("xo runs")
+    bin::output(env!("CARGO_BIN_EXE_xo"), args)
 }
 
 fn xo_stdin(args: &[&str], input: &str) -> Output {
@@ -367,11 +369,11 @@ fn every_subcommand_has_help() {
 #[test]
 fn connect_four_positions_by_columns_and_pons_scores() {
     // The first lines of Pons' end-game set: the batch mode answers each with his score.
-    let set = include_str!("../../xo-core/tests/data/connect4/Test_L3_R1");
-    let lines: Vec<&str> = set.lines().take(60).collect();
+    let set = pons_set("Test_L3_R1");
+    let lines: Vec<String> = set.iter().take(60).map(|(m, s)| format!("{m} {s}")).collect();
     let out = xo_stdin(&["batch", "connect4-score"], &lines.join("\n"));
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let want: Vec<&str> = lines.iter().map(|l| l.split(' ').nth(1).unwrap()).collect();
+    let want: Vec<String> = set.iter().take(60).map(|(_, s)| s.to_string()).collect();
     let got = String::from_utf8(out.stdout).unwrap();
     assert_eq!(got.lines().collect::<Vec<_>>(), want);
     // A bad line is named.
@@ -379,9 +381,9 @@ fn connect_four_positions_by_columns_and_pons_scores() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 2: "), "{out:?}");
     // --moves gives the same position as its text, and the score in the JSON.
-    let (moves, score) = set.lines().next().unwrap().split_once(' ').unwrap();
+    let (moves, score) = &set[0];
     let j = json(&["solve", "connect4", "--moves", moves, "--json"]);
-    assert_eq!(j["score"].as_i64(), Some(score.parse().unwrap()));
+    assert_eq!(j["score"].as_i64(), Some(i64::from(*score)));
     let text = j["position"].as_str().unwrap().to_string();
     let k = json(&["solve", "connect4", &text, "--json"]);
     assert_eq!(j, k);
@@ -400,11 +402,10 @@ fn connect_four_positions_by_columns_and_pons_scores() {
 #[test]
 fn threads_and_wide_boards_change_no_answer() {
     // Pons' begin-medium positions, every move: the same report on 1, 2 and 3 threads.
-    let set = include_str!("../../xo-core/tests/data/connect4/Test_L1_R2");
-    for line in set.lines().take(3) {
-        let (moves, score) = line.split_once(' ').unwrap();
+    for (moves, score) in pons_set("Test_L1_R2").into_iter().take(3) {
+        let moves = moves.as_str();
         let one = json(&["solve", "connect4", "--moves", moves, "--json", "--threads", "1"]);
-        assert_eq!(one["score"].as_i64(), Some(score.parse().unwrap()), "{moves}");
+        assert_eq!(one["score"].as_i64(), Some(i64::from(score)), "{moves}");
         for threads in ["2", "3"] {
             let many =
                 json(&["solve", "connect4", "--moves", moves, "--json", "--threads", threads]);

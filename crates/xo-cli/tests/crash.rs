@@ -2,8 +2,7 @@
 //! they solve, write a tier, append to the journal or rename the book), each then run again to
 //! the end, must leave exactly the files an uninterrupted run leaves, byte for byte.
 
-mod support;
-use support::files;
+use xo_test_support::dirs::files;
 
 use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};
@@ -54,7 +53,7 @@ fn path(p: &Path) -> &str {
 #[test]
 fn killed_strong_solves_resume_to_the_same_files() {
     let mut rng = rng();
-    let top = tempfile::tempdir().unwrap();
+    let top = xo_test_support::dirs::tempdir().unwrap();
     for (game, rounds) in [("mnk:4,3,3", 8), ("mnk:5,3,3", 2)] {
         let whole: PathBuf = top.path().join(format!("{game}-whole"));
         let took = timed(&["solve", game, "--strong", "--db", path(&whole)]);
@@ -77,7 +76,7 @@ fn killed_strong_solves_resume_to_the_same_files() {
 #[test]
 fn killed_book_builds_resume_to_the_same_book() {
     let mut rng = rng();
-    let top = tempfile::tempdir().unwrap();
+    let top = xo_test_support::dirs::tempdir().unwrap();
     let whole = top.path().join("whole");
     std::fs::create_dir(&whole).unwrap();
     let args = |dir: &Path| {

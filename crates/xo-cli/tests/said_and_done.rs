@@ -2,31 +2,17 @@
 //! misread are refused (exit 2) with one message naming them, and `xo query` obeys its budget
 //! (exit 3). Every run is time-boxed: a child still running at its limit is killed and fails.
 
-use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
+use xo_test_support::bin::{self, Feed};
+use xo_test_support::dirs::arg as s;
 
 /// Exit status, stdout and stderr of `xo args...`, killed after `limit`.
 fn xo_within(args: &[&str], limit: Duration) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xo"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("xo runs");
-    let started = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("xo {args:?} still running after {limit:?}: killed");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let out = child.wait_with_output().expect("output");
-    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-    (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+    let cmd = bin::command(env!("CARGO_BIN_EXE_xo"), args);
+    let run =
+        bin::run_within(cmd, Feed::Closed, limit).unwrap_or_else(|e| panic!("xo {args:?}: {e}"));
+    (run.code().unwrap_or(-1), run.stdout_text(), run.stderr)
 }
 
 fn xo(args: &[&str]) -> (i32, String, String) {
@@ -41,13 +27,9 @@ fn refused(args: &[&str], words: &str) {
     assert!(err.contains(words), "xo {args:?}: {err:?} lacks {words:?}");
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 #[test]
 fn rules_files_are_regular_files_and_every_field_is_used() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = xo_test_support::dirs::tempdir().unwrap();
     // A folder and a FIFO named like rules files: refused at once (a FIFO would block the open).
     let folder = dir.path().join("folder.toml");
     std::fs::create_dir(&folder).unwrap();
@@ -75,7 +57,7 @@ fn rules_files_are_regular_files_and_every_field_is_used() {
 
 #[test]
 fn a_book_of_another_board_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = xo_test_support::dirs::tempdir().unwrap();
     let book = dir.path().join("c544.book");
     let (code, _, err) = xo(&["book", "connect:5,4,4", "--depth", "2", "--out", s(&book)]);
     assert_eq!(code, 0, "{err}");
@@ -93,7 +75,7 @@ fn a_book_of_another_board_is_refused() {
 
 #[test]
 fn the_same_database_twice_is_refused_and_query_obeys_its_budget() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = xo_test_support::dirs::tempdir().unwrap();
     let db = dir.path().join("ttt");
     let (code, _, err) = xo(&["solve", "tictactoe", "--strong", "--db", s(&db)]);
     assert_eq!(code, 0, "{err}");

@@ -284,7 +284,7 @@ fn a_slow_request_does_not_hold_up_the_others() {
 
 #[test]
 fn a_loaded_database_answers_its_game() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = xo_test_support::dirs::tempdir().unwrap();
     let db = dir.path().join("ttt");
     let db_text = db.to_str().unwrap();
     let (_, code) = xo(&["solve", "tictactoe", "--strong", "--db", db_text]);
@@ -377,7 +377,7 @@ fn trickling_and_idle_connections_are_closed_and_do_not_starve_the_server() {
 
 #[test]
 fn an_opening_book_serves_the_same_answers() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = xo_test_support::dirs::tempdir().unwrap();
     let book = dir.path().join("c544.book");
     let book = book.to_str().unwrap();
     let (_, code) = xo(&["book", "connect:5,4,4", "--depth", "5", "--out", book]);

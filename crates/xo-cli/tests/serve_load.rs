@@ -9,6 +9,7 @@ use serving::{mixed_cases, Server};
 use xo_server::load::{run, Plan};
 
 #[test]
+#[ignore = "slow: 16,000 requests (in .ci/run's slow group)"]
 fn two_hundred_clients_get_only_right_answers_and_memory_stays_flat() {
     let server = Server::start(&["--timeout", "10"]);
     let plan = Plan { requests: 4000, clients: 200, cases: mixed_cases(60) };

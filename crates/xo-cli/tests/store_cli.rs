@@ -7,32 +7,19 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+use xo_test_support::bin;
+use xo_test_support::dirs::arg as s;
 
 fn xo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xo")).args(args).output().expect("xo runs")
+    bin::output(env!("CARGO_BIN_EXE_xo"), args)
 }
 
 /// `xo ARGS`, failing the test if it runs past `limit` (a hang).
 fn xo_within(args: &[&str], limit: Duration) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xo"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("xo runs");
-    let started = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            panic!("{args:?} still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+    let cmd = bin::command(env!("CARGO_BIN_EXE_xo"), args);
+    let run =
+        bin::run_within(cmd, bin::Feed::Closed, limit).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+    Output { status: run.status, stdout: run.stdout, stderr: run.stderr.into_bytes() }
 }
 
 /// Exit 2 with one line naming `needle`.
@@ -58,7 +45,7 @@ fn mkfifo(path: &Path) {
 #[test]
 fn book_outputs_replace_only_regular_files() {
     use std::os::unix::fs::FileTypeExt;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = xo_test_support::dirs::tempdir().unwrap();
     let book = |out: &str| xo(&["book", "connect:4,4,3", "--depth", "2", "--out", out]);
     refused(&book("/dev/null"), "/dev/null is a character device");
     assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
@@ -83,7 +70,7 @@ fn book_outputs_replace_only_regular_files() {
 
 #[test]
 fn planted_links_and_temporaries_are_never_followed() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = xo_test_support::dirs::tempdir().unwrap();
     let precious = dir.path().join("precious.txt");
     std::fs::write(&precious, b"keep me").unwrap();
     let db = dir.path().join("db");
@@ -108,7 +95,7 @@ fn planted_links_and_temporaries_are_never_followed() {
 
 #[test]
 fn a_database_folder_keeps_its_game() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = xo_test_support::dirs::tempdir().unwrap();
     let db = dir.path().join("ttt");
     assert!(xo(&["solve", "tictactoe", "--strong", "--db", s(&db)]).status.success());
     let before: Vec<_> = names(&db).iter().map(|n| std::fs::read(db.join(n)).unwrap()).collect();
@@ -131,7 +118,7 @@ fn a_database_folder_keeps_its_game() {
 
 #[test]
 fn a_second_writer_fails_at_once_naming_the_lock() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = xo_test_support::dirs::tempdir().unwrap();
     // A database folder: the lock is held while the first solve runs.
     let db = dir.path().join("db");
     let mut first = Command::new(env!("CARGO_BIN_EXE_xo"))
@@ -179,7 +166,7 @@ fn a_second_writer_fails_at_once_naming_the_lock() {
 
 #[test]
 fn a_damaged_journal_keeps_every_valid_record() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = xo_test_support::dirs::tempdir().unwrap();
     let (book, fresh) = (dir.path().join("r.book"), dir.path().join("f.book"));
     let partial = dir.path().join("r.book.partial");
     let args = |out: &Path| {
@@ -221,7 +208,7 @@ fn a_damaged_journal_keeps_every_valid_record() {
 
 #[test]
 fn fifos_devices_and_sparse_files_are_refused_at_once() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = xo_test_support::dirs::tempdir().unwrap();
     let db = dir.path().join("db");
     assert!(xo(&["solve", "tictactoe", "--strong", "--db", s(&db)]).status.success());
     let quick = Duration::from_secs(20);
@@ -272,7 +259,7 @@ fn fifos_devices_and_sparse_files_are_refused_at_once() {
 fn databases_of_the_previous_format_are_read_and_upgraded() {
     use xo_store::tier::format::encode_tier_v1;
     use xo_store::tier::TierFile;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = xo_test_support::dirs::tempdir().unwrap();
     let (db, old) = (dir.path().join("db"), dir.path().join("old"));
     assert!(xo(&["solve", "tictactoe", "--strong", "--db", s(&db)]).status.success());
     std::fs::create_dir(&old).unwrap();

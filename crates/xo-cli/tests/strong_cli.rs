@@ -2,24 +2,19 @@
 //! files are refused with a clear message (exit 2), and an interrupted solve resumes to the same
 //! bytes.
 
-mod support;
-use support::files;
+use xo_test_support::bin;
+use xo_test_support::dirs::arg as s;
+use xo_test_support::dirs::files;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn xo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xo")).args(args).output().expect("xo runs")
+    bin::output(env!("CARGO_BIN_EXE_xo"), args)
 }
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xo-strong-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+    xo_test_support::dirs::fresh("xo-strong", name)
 }
 
 fn json(out: &Output) -> serde_json::Value {

@@ -8,9 +8,6 @@
 
 use std::time::Instant;
 
-/// Pons' test sets, read as the tests read them.
-#[path = "../tests/common/mod.rs"]
-mod common;
 use xo_core::budget::Meter;
 use xo_core::games::board::Board;
 use xo_core::games::gravity::GravityBoard;
@@ -66,7 +63,8 @@ fn main() {
         if chosen.as_ref().is_some_and(|c| !c.split(',').any(|s| s == set)) {
             continue;
         }
-        let lines: Vec<(String, i32)> = common::pons_set(set).into_iter().take(take).collect();
+        let lines: Vec<(String, i32)> =
+            xo_test_support::pons::pons_set(set).into_iter().take(take).collect();
         let n = lines.len();
 
         // (a) the exact score.

@@ -9,9 +9,6 @@
 
 use std::time::Instant;
 
-/// Pons' test sets, read as the tests read them.
-#[path = "../tests/common/mod.rs"]
-mod common;
 use xo_core::budget::Meter;
 use xo_core::games::gravity::GravityBoard;
 use xo_core::solve::gravity::GravitySolver;
@@ -68,7 +65,8 @@ fn main() {
 
     let c4 = GravityBoard::new(7, 6, 4).expect("fits");
     for (set, every_move) in [("Test_L1_R3", false), ("Test_L1_R1", true), ("Test_L1_R2", true)] {
-        let lines: Vec<(String, i32)> = common::pons_set(set).into_iter().take(take).collect();
+        let lines: Vec<(String, i32)> =
+            xo_test_support::pons::pons_set(set).into_iter().take(take).collect();
         let run = |s: &mut GravitySolver| {
             let mut out = Vec::new();
             for (moves, want) in &lines {

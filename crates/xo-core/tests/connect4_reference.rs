@@ -2,8 +2,6 @@
 //! line is a game so far (columns 1-7) and its score, positive when the player to move wins, and
 //! larger the sooner: `(44 - e) / 2` for a game that ends with `e` discs on the board.
 
-mod common;
-
 use xo_core::games::board::Board;
 use xo_core::rules::parse_game;
 use xo_core::solve::negamax::Searcher;
@@ -12,7 +10,7 @@ use xo_core::Value;
 fn check(name: &str, take: usize) {
     let board = Board::new(&parse_game("connect4").unwrap()).unwrap();
     let mut searcher = Searcher::new(&board, 1 << 26);
-    for (moves, want) in common::pons_set(name).into_iter().take(take) {
+    for (moves, want) in xo_test_support::pons::pons_set(name).into_iter().take(take) {
         let pos = board.play_columns(&moves).expect("a legal game");
         let s = searcher.score(&pos).unwrap();
         let end = (pos.plies() + s.remoteness) as i32;

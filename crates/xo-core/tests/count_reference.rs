@@ -2,8 +2,6 @@
 //! positions of every family member, the retrograde reachability check against forward search,
 //! and published counts.
 
-mod common;
-
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::collections::HashSet;
 use xo_core::game::Game;
@@ -13,7 +11,7 @@ use xo_core::solve::enumerate::{census, census_with, plain_count};
 use xo_core::solve::reach::Reachability;
 
 fn random_position(rules: &Rules, plies: usize, rng: &mut StdRng) -> Position {
-    common::random_play(rules, plies, rng)
+    xo_test_support::positions::random_play(rules, plies, rng)
 }
 
 /// Every position reachable from `pos` by plain depth-first search.

@@ -2,34 +2,24 @@
 //! positions and of every move), against Pascal Pons' published Connect 4 test sets, and against
 //! the general negamax on small empty boards.
 
-mod common;
-
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use xo_core::budget::{Budget, Limit, Meter};
 use xo_core::game::Game;
 use xo_core::games::board::Board;
-use xo_core::games::gravity::{fits_gravity, Bits, GravityBoard, GravityError};
-use xo_core::rules::{parse_game, Position, Rules};
+use xo_core::games::gravity::{fits_gravity, Bits, GravityBoard};
+use xo_core::rules::{parse_game, Position, PositionError, Rules};
 use xo_core::solve::gravity::{to_scored, GravitySolver};
 use xo_core::solve::minimax::plain_score;
 use xo_core::solve::negamax::Searcher;
 use xo_core::value::Scored;
 use xo_core::Value;
+use xo_test_support::pons::pons_set;
+use xo_test_support::positions::random_play;
 
 /// A random position of `rules` with `stones` stones (fewer when the game ended first).
 fn random_position(rules: &Rules, rng: &mut StdRng, stones: u32) -> Position {
-    let mut pos = rules.start();
-    let mut moves = Vec::new();
-    for _ in 0..stones {
-        moves.clear();
-        rules.moves(&pos, &mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        pos = rules.play(&pos, moves[rng.random_range(0..moves.len())]);
-    }
-    pos
+    random_play(rules, stones as usize, rng)
 }
 
 fn differential(game: &str, min_stones: u32, positions: usize) {
@@ -173,7 +163,7 @@ fn pons(name: &str, take: usize) {
     let board = GravityBoard::new(7, 6, 4).unwrap();
     let mut solver = GravitySolver::new(&board, 1 << 24);
     let meter = Meter::default();
-    for (moves, want) in common::pons_set(name).into_iter().take(take) {
+    for (moves, want) in pons_set(name).into_iter().take(take) {
         let pos = board.from_moves(&moves).unwrap();
         assert_eq!(solver.score(&pos, &meter).unwrap(), want, "{name}: {moves}");
         let value = solver.value(&pos, &meter).unwrap();
@@ -240,7 +230,7 @@ fn threads_change_no_answer() {
     let mut many = GravitySolver::new(&board, 1 << 22);
     let sets = [("Test_L2_R2", 40), ("Test_L2_R1", 40), ("Test_L1_R2", 3)];
     for (set, take) in sets {
-        for (i, (moves, want)) in common::pons_set(set).into_iter().take(take).enumerate() {
+        for (i, (moves, want)) in pons_set(set).into_iter().take(take).enumerate() {
             many.set_threads(2 + i % 2);
             let pos = board.from_moves(&moves).unwrap();
             assert_eq!(many.score(&pos, &meter), Ok(want), "{set} {moves}");
@@ -257,7 +247,7 @@ fn every_move_of_pons_positions_agrees_with_the_score() {
     let board = GravityBoard::new(7, 6, 4).unwrap();
     let mut solver = GravitySolver::new(&board, 1 << 24);
     let meter = Meter::default();
-    for (moves, want) in common::pons_set("Test_L3_R1").into_iter().take(100) {
+    for (moves, want) in pons_set("Test_L3_R1").into_iter().take(100) {
         let pos = board.from_moves(&moves).unwrap();
         let scores = solver.move_scores(&pos, &meter).unwrap();
         let best = scores.iter().filter_map(|&(_, s)| s).max().unwrap();
@@ -362,7 +352,13 @@ fn positions_convert_from_xo_positions() {
         assert_eq!(g.plies(), pos.plies());
         assert_eq!(board.outcome(&g), rules.outcome(&pos));
     }
-    assert!(matches!(board.from_moves("44x"), Err(GravityError::IllegalMove { index: 3, .. })));
+    let err = board.from_moves("44x").unwrap_err();
+    assert!(matches!(err, PositionError::IllegalMove { .. }), "{err:?}");
+    assert_eq!(err, Position::from_columns(&rules, "44x").unwrap_err());
+    assert_eq!(
+        board.from_moves("44448").unwrap_err(),
+        Position::from_columns(&rules, "44448").unwrap_err()
+    );
     assert!(GravityBoard::from_rules(&parse_game("connect:8,8,4").unwrap()).is_err());
 }
 

@@ -106,6 +106,24 @@ fn report_avx512(test: &str) {
     }
 }
 
+/// The AVX-512 kernel's tests may skip only where nobody demands them: `.ci/run` sets
+/// `XO_REQUIRE_AVX512=1` on a CPU with the kernel's features (from `/proc/cpuinfo`), and there a
+/// kernel that cannot run (a detection or build fault) fails this test instead of skipping.
+#[test]
+fn avx512_kernel_runs_where_required() {
+    let required = std::env::var("XO_REQUIRE_AVX512").is_ok_and(|v| !v.is_empty() && v != "0");
+    match filtered_pass_unavailable_reason() {
+        None => eprintln!("note: the AVX-512 kernel runs here; its tests check it"),
+        Some(why) if required => {
+            panic!("XO_REQUIRE_AVX512 is set, but the AVX-512 kernel cannot run: {why}")
+        }
+        Some(why) => eprintln!(
+            "note: AVX-512 kernel tests SKIPPED ({why}); only the scalar kernel was tested \
+             (XO_REQUIRE_AVX512=1 makes this a failure)"
+        ),
+    }
+}
+
 #[test]
 fn filtered_pass_on_threads_matches_bitset() {
     // From 2^12 heaps on, the filtered pass spreads heaps over the cores (as many as the rules'

@@ -3,8 +3,6 @@
 //! periods), its report must agree with plain minimax on the rules, or with the plain mex, on
 //! random positions; and the choice itself must be the one the issue asks for.
 
-mod common;
-
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use xo_core::budget::{Budget, Limit, Meter};
 use xo_core::game::Game as _;
@@ -27,7 +25,7 @@ fn random_position(rules: &Rules, rng: &mut StdRng) -> Position {
     let most_empty =
         if rules.alphabet().len() > 1 && rules.marks != xo_core::rules::Marks::Own { 6 } else { 7 };
     let least = rules.cells().saturating_sub(most_empty);
-    common::random_play(rules, rng.random_range(least..rules.cells()), rng)
+    xo_test_support::positions::random_play(rules, rng.random_range(least..rules.cells()), rng)
 }
 
 /// Every move in the report is a legal move of the position, listed once, in board order, with

@@ -4,8 +4,6 @@
 //! legal moves and the position after a move are the rules' own; columns played read back in
 //! the one grammar; the request's fields are the same names in JSON and text parameters.
 
-mod common;
-
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use xo_core::budget::{Budget, Meter};
 use xo_core::game::Game as _;
@@ -28,7 +26,7 @@ fn run(query: &Query) -> Answer {
 /// cells left when the game lasts that long.
 fn random_position(rules: &Rules, most_empty: usize, rng: &mut StdRng) -> Position {
     let least = rules.cells().saturating_sub(most_empty);
-    common::random_play(rules, rng.random_range(least..=rules.cells()), rng)
+    xo_test_support::positions::random_play(rules, rng.random_range(least..=rules.cells()), rng)
 }
 
 /// Plain minimax's value and remoteness of every legal move of `pos`, in board order.

@@ -11,16 +11,7 @@ use xo_core::Value;
 
 /// A random unfinished position after `plies` random legal moves, if play lasts that long.
 fn random_position(rules: &Rules, plies: usize, rng: &mut StdRng) -> Option<Position> {
-    let mut pos = rules.start();
-    for _ in 0..plies {
-        let mut moves = Vec::new();
-        rules.moves(&pos, &mut moves);
-        if moves.is_empty() {
-            return None;
-        }
-        pos = rules.play(&pos, moves[rng.random_range(0..moves.len())]);
-    }
-    Some(pos)
+    xo_test_support::positions::random_play_exactly(rules, plies, rng)
 }
 
 /// Compares the searcher with plain minimax on `count` random positions with at least

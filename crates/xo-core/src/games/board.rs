@@ -34,14 +34,8 @@ impl BoardPosition {
     }
 }
 
-/// A move: put mark 1 or 2 in a cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BoardMove {
-    /// The cell, in reading order from 0.
-    pub cell: u8,
-    /// The mark, 1 or 2.
-    pub mark: u8,
-}
+/// A move: put mark 1 or 2 in a cell (defined with the rules, which name moves).
+pub use crate::rules::BoardMove;
 
 /// A pattern whose completion ends the game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -28,7 +28,7 @@
 //! ```
 
 pub use crate::games::bits::Bits;
-use crate::rules::{Goal, Marks, Position, Rules};
+use crate::rules::{Goal, Marks, Position, PositionError, Rules};
 use crate::Value;
 
 /// The most columns a gravity board may have (moves are ordered in a small array).
@@ -74,16 +74,6 @@ pub enum GravityError {
     /// The rules are not a gravity game with own marks and `k` in a row.
     #[error("the gravity engine plays only gravity games with own marks and k in a row (not misere): {0}")]
     NotGravity(String),
-    /// A move of a move sequence cannot be played.
-    #[error("move {index} ({text:?}) cannot be played: {reason}")]
-    IllegalMove {
-        /// The move's 1-based index in the sequence.
-        index: usize,
-        /// The move as written.
-        text: String,
-        /// Why.
-        reason: String,
-    },
     /// A cell vector is not a position of this board.
     #[error("not a position of this board: {0}")]
     BadCells(String),
@@ -429,43 +419,36 @@ impl<B: Bits> GravityBoard<B> {
         out
     }
 
-    /// The position after `moves`: 1-based columns, one digit each (`"4453"`), or numbers
-    /// separated by spaces or commas (`"10 3 3"`) for boards wider than nine. Refused, naming
-    /// the move, when a column does not exist, is full, or the game was already won.
+    /// The position after `moves`: 1-based columns in the one grammar of
+    /// [`parse_columns`](crate::rules::parse_columns) (`"4453"`, one digit each; numbers separated
+    /// by commas or spaces, `"10,3,3"`, on boards wider than nine). Refused, naming the move, with
+    /// the same error and message as [`Position::from_columns`], when a column does not exist, is
+    /// full, or the game has already ended.
     ///
     /// ```
-    /// use xo_core::games::gravity::{GravityBoard, GravityError};
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::rules::PositionError;
     /// let c4 = GravityBoard::new(7, 6, 4).unwrap();
     /// assert_eq!(c4.from_moves("4453").unwrap().plies(), 4);
     /// let err = c4.from_moves("44448").unwrap_err();
-    /// assert!(matches!(err, GravityError::IllegalMove { index: 5, .. }));
+    /// assert!(matches!(err, PositionError::IllegalMove { index: 5, .. }));
     /// assert!(c4.from_moves("4444444").is_err()); // column 4 is full after six
     /// assert!(c4.from_moves("1212121").is_ok()); // the last move may win...
     /// assert!(c4.from_moves("12121213").is_err()); // ...but nothing may follow it
     /// ```
-    pub fn from_moves(&self, moves: &str) -> Result<GravityPosition<B>, GravityError> {
-        let separated = moves.contains(|c: char| c.is_whitespace() || c == ',');
-        let tokens: Vec<&str> = if separated {
-            moves.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).collect()
-        } else {
-            moves.char_indices().map(|(i, c)| &moves[i..i + c.len_utf8()]).collect()
-        };
+    pub fn from_moves(&self, moves: &str) -> Result<GravityPosition<B>, PositionError> {
         let mut pos = self.start();
-        for (i, text) in tokens.into_iter().enumerate() {
-            let illegal = |reason: String| GravityError::IllegalMove {
+        for (i, col) in crate::rules::parse_columns(self.width, moves)?.into_iter().enumerate() {
+            let illegal = |why: &str| PositionError::IllegalMove {
                 index: i + 1,
-                text: text.to_string(),
-                reason,
-            };
-            let col = match text.parse::<u32>() {
-                Ok(c) if (1..=self.width).contains(&c) => c - 1,
-                _ => return Err(illegal(format!("columns are 1 to {}", self.width))),
+                column: (col + 1).to_string(),
+                why: why.to_string(),
             };
             if self.has_line(pos.opponent()) {
-                return Err(illegal("the game is already won".into()));
+                return Err(illegal("the game has already ended"));
             }
             if !self.can_play(&pos, col) {
-                return Err(illegal(format!("column {} is full", col + 1)));
+                return Err(illegal("the column is full"));
             }
             self.play(&mut pos, col);
         }

@@ -18,7 +18,7 @@ pub use builtin::parse_game;
 pub use columns::{columns_text, parse_columns};
 pub use naive::Requirement;
 pub use notation::{move_name, move_order, parse_move, player_to_move};
-pub use position::{Position, PositionError, Setup};
+pub use position::{BoardMove, Position, PositionError, Setup};
 
 /// How players choose the mark they place.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

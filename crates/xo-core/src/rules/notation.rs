@@ -3,13 +3,12 @@
 //! players are X and O with own marks, else the first and second player. The CLI, the server and
 //! the reports all name moves through here, so a move printed by one is read by the others.
 
-use super::{Marks, Position, Rules};
-use crate::games::board::BoardMove;
+use super::{BoardMove, Marks, Position, Rules};
 
 /// The name of a move as xo prints and reads it.
 ///
 /// ```
-/// use xo_core::games::board::BoardMove;
+/// use xo_core::rules::BoardMove;
 /// use xo_core::rules::{move_name, parse_game};
 /// assert_eq!(move_name(&parse_game("lol:5").unwrap(), BoardMove { cell: 2, mark: 1 }), "3L");
 /// assert_eq!(move_name(&parse_game("connect4").unwrap(), BoardMove { cell: 37, mark: 1 }), "3");
@@ -29,7 +28,7 @@ pub fn move_name(rules: &Rules, mv: BoardMove) -> String {
 /// then by mark.
 ///
 /// ```
-/// use xo_core::games::board::BoardMove;
+/// use xo_core::rules::BoardMove;
 /// use xo_core::rules::{move_order, parse_game};
 /// let c4 = parse_game("connect4").unwrap();
 /// assert!(move_order(&c4, BoardMove { cell: 36, mark: 1 }) < move_order(&c4, BoardMove { cell: 2, mark: 1 }));

@@ -309,3 +309,12 @@ fn cells_text(rules: &Rules, cells: &[u8]) -> String {
     let alphabet = rules.alphabet();
     cells.iter().map(|&c| if c == 0 { '.' } else { alphabet[c as usize - 1] }).collect()
 }
+
+/// A move: put mark 1 or 2 in a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BoardMove {
+    /// The cell, in reading order from 0.
+    pub cell: u8,
+    /// The mark, 1 or 2.
+    pub mark: u8,
+}

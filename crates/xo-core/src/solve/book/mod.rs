@@ -19,7 +19,7 @@ mod tests;
 
 use crate::budget::{Meter, Stopped};
 use crate::games::gravity::{Bits, GravityBoard, GravityPosition};
-use crate::solve::gravity::GravitySolver;
+use crate::solve::gravity::{GravitySolver, KnownScores};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -351,5 +351,21 @@ impl Book {
     /// Reads a book file (format 1 or 2), checking everything.
     pub fn decode(bytes: &[u8]) -> Result<Book, BookError> {
         file::decode(bytes)
+    }
+}
+
+/// What the gravity solver reads of a book.
+impl<B: Bits> KnownScores<B> for Book {
+    fn fits(&self, board: &GravityBoard<B>) -> bool {
+        Book::fits(self, board)
+    }
+
+    fn depth(&self) -> u32 {
+        Book::depth(self)
+    }
+
+    #[inline]
+    fn score(&self, board: &GravityBoard<B>, pos: &GravityPosition<B>) -> Option<i32> {
+        self.get(board, pos)
     }
 }

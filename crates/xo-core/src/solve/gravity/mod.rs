@@ -62,58 +62,36 @@ use crate::budget::{Meter, Stopped, Ticker};
 use crate::games::gravity::{Bits, GravityBoard, GravityPosition};
 use crate::value::Scored;
 use crate::Value;
+use policy::{bound_bits, ETC_BELOW, SYMMETRIC_BELOW};
+use score::sign_value;
 use std::sync::Arc;
 use table::Table;
 
 mod heuristics;
 mod pages;
 mod parallel;
+mod policy;
+mod score;
 mod search;
 mod table;
 
+pub use score::to_scored;
+pub(crate) use score::win_at;
+
+/// Exact scores the solver reads instead of searching, for positions of a game's first moves:
+/// what it needs of an opening book ([`Book`](crate::solve::book::Book) is one). Defined here
+/// so that the solver does not depend on the books it is given (books are built with it).
+pub trait KnownScores<B: Bits>: Send + Sync {
+    /// Whether these are scores of `board`'s game.
+    fn fits(&self, board: &GravityBoard<B>) -> bool;
+    /// Moves up to which positions may have a score.
+    fn depth(&self) -> u32;
+    /// The exact score of `pos` (Pons' convention, for the player to move), if known.
+    fn score(&self, board: &GravityBoard<B>, pos: &GravityPosition<B>) -> Option<i32>;
+}
+
 /// The promise of the move a table entry names: before every other.
 const BEST_MOVE_PROMISE: u32 = 1 << 22;
-
-/// Mirror images share table entries below this many stones.
-const SYMMETRIC_BELOW: u32 = 10;
-
-/// Enhanced transposition cut-offs below this many stones: everywhere (about a fifth fewer
-/// positions on the hard opening sets, no slower on the easy ones).
-const ETC_BELOW: u32 = u32::MAX;
-
-/// The value and remoteness (plies to the end under perfect play) of `score` for the player to
-/// move in a position with `plies` stones on `board`.
-///
-/// ```
-/// use xo_core::games::gravity::GravityBoard;
-/// use xo_core::solve::gravity::to_scored;
-/// use xo_core::Value;
-/// let c4 = GravityBoard::new(7, 6, 4).unwrap();
-/// // The empty board scores 1: the first player wins with their 21st stone, ply 41.
-/// let s = to_scored(&c4, 0, 1);
-/// assert_eq!((s.value, s.remoteness), (Value::Win, 41));
-/// // A win at once from 5 stones: (44 - 6) / 2 = 19.
-/// assert_eq!(to_scored(&c4, 5, 19).remoteness, 1);
-/// assert_eq!(to_scored(&c4, 5, 0).remoteness, 37);
-/// ```
-pub fn to_scored<B: Bits>(board: &GravityBoard<B>, plies: u32, score: i32) -> Scored {
-    let n = board.cells() as i32;
-    let m = plies as i32;
-    if score == 0 {
-        return Scored { value: Value::Draw, remoteness: (n - m).max(0) as u32 };
-    }
-    // The winner moves at plies of the mover's parity on a win, the other parity on a loss.
-    let (value, parity) = if score > 0 { (Value::Win, m + 1) } else { (Value::Loss, m) };
-    let s = score.abs();
-    // (n + 2 - p) / 2 == s  <=>  p in {n + 2 - 2s, n + 1 - 2s}: take the one of the right parity.
-    let p = if (n + 2 - 2 * s - parity) % 2 == 0 { n + 2 - 2 * s } else { n + 1 - 2 * s };
-    Scored { value, remoteness: (p - m).max(0) as u32 }
-}
-
-/// The score of a game won at ply `p`, for the winner.
-pub(crate) fn win_at(n: i32, p: i32) -> i32 {
-    (n + 2 - p) / 2
-}
 
 /// Where a search stands when its budget runs out.
 type Search<T> = Result<T, Stopped>;
@@ -162,7 +140,7 @@ pub struct GravitySolver<B = u64> {
     nodes: u64,
     ticker: Ticker,
     /// An opening book: exact scores of the first moves' positions.
-    book: Option<std::sync::Arc<crate::solve::book::Book>>,
+    book: Option<Arc<dyn KnownScores<B>>>,
     /// Stones up to which the book is consulted (none without a book).
     book_depth: Option<u32>,
     /// Threads a query may use (1: this one only).
@@ -233,7 +211,7 @@ impl<B: Bits> GravitySolver<B> {
     /// assert_eq!(solver.score(&b.start(), &Meter::default()), Ok(0));
     /// assert_eq!(solver.nodes(), 0); // read from the book
     /// ```
-    pub fn set_book(&mut self, book: std::sync::Arc<crate::solve::book::Book>) {
+    pub fn set_book(&mut self, book: Arc<dyn KnownScores<B>>) {
         if book.fits(&self.board) {
             self.book_depth = Some(book.depth());
             self.book = Some(book);
@@ -244,40 +222,9 @@ impl<B: Bits> GravitySolver<B> {
     #[inline]
     fn book_score(&self, pos: &GravityPosition<B>) -> Option<i32> {
         match (&self.book, self.book_depth) {
-            (Some(book), Some(depth)) if pos.moves <= depth => book.get(&self.board, pos),
+            (Some(book), Some(depth)) if pos.moves <= depth => book.score(&self.board, pos),
             _ => None,
         }
-    }
-
-    /// A table size for solving a position with `plies` stones within `budget_bytes`, calibrated
-    /// on Connect Four: 4 MiB while at most 90% of the cells are empty (such a table stays in
-    /// cache, and a larger one makes every probe slower: on Pons' sets from 1 to 27 stones,
-    /// 2^23 bytes is 1.2 to 1.7 times slower than 2^22 on the middle and begin-medium sets and
-    /// no faster on begin-hard, 2^26 bytes 1.5 to 2.5 times slower than 2^23), 256 MiB for the
-    /// first few stones (the empty 7x6 board needs the room), and half the budget for the first
-    /// few stones of boards larger than 7x6 (their searches run for hours, and a table that
-    /// holds them is worth its slower probes).
-    ///
-    /// ```
-    /// use xo_core::games::gravity::GravityBoard;
-    /// use xo_core::solve::gravity::GravitySolver;
-    /// let c4 = GravityBoard::new(7, 6, 4).unwrap();
-    /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 5, 2 << 30), 4 << 20);
-    /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 0, 2 << 30), 256 << 20);
-    /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 0, 1 << 20), 1 << 20);
-    /// let big = GravityBoard::new(7, 7, 4).unwrap();
-    /// assert_eq!(GravitySolver::suggested_table_bytes(&big, 0, 8 << 30), 4 << 30);
-    /// assert_eq!(GravitySolver::suggested_table_bytes(&big, 0, 256 << 20), 256 << 20);
-    /// ```
-    pub fn suggested_table_bytes(board: &GravityBoard<B>, plies: u32, budget_bytes: u64) -> usize {
-        let want: u64 = if !opening(board, plies) {
-            4 << 20
-        } else if board.cells() > 42 {
-            (budget_bytes / 2).max(256 << 20)
-        } else {
-            256 << 20
-        };
-        usize::try_from(want.min(budget_bytes)).unwrap_or(usize::MAX)
     }
 
     /// The board.
@@ -301,52 +248,6 @@ impl<B: Bits> GravitySolver<B> {
     /// Positions visited by the last query.
     pub fn nodes(&self) -> u64 {
         self.nodes
-    }
-
-    /// The bytes the table takes once allocated.
-    pub fn table_bytes(&self) -> usize {
-        let (bits, entry) = Table::<B>::shape(self.table_bytes, self.key_bits(), self.value_bits());
-        Table::<B>::bytes(bits, entry)
-    }
-
-    /// Forgets everything the table learned.
-    pub fn clear(&mut self) {
-        self.table = None;
-    }
-
-    fn key_bits(&self) -> u32 {
-        self.board.width() * (self.board.height() + 1)
-    }
-
-    /// Bits of a table entry's value: an encoded bound (1 ..= 2 * range) in the low
-    /// [`bound_bits`] bits, above it the best move's column + 1 (0: none).
-    fn value_bits(&self) -> u32 {
-        bound_bits(&self.board) + u32::BITS - self.board.width().leading_zeros()
-    }
-
-    /// The lowest score and how many scores there are (table entries: 0 empty, `1..=range` an
-    /// upper bound, `range+1..=2*range` a lower bound).
-    #[inline(always)]
-    fn encoding(&self) -> (i32, i32) {
-        let n = self.board.cells() as i32;
-        (-(n / 2 + 2), 2 * (n / 2 + 2) + 1)
-    }
-
-    /// Allocates the table now (after asking `meter`), writing every page so that later
-    /// queries pay no page faults: for a solver that will answer many queries (a benchmark, a
-    /// server). Without it, the first query allocates the table lazily.
-    pub fn prepare(&mut self, meter: &Meter) -> Search<()> {
-        self.allocate(meter, true)
-    }
-
-    fn allocate(&mut self, meter: &Meter, touch: bool) -> Search<()> {
-        if self.table.is_none() {
-            let (kb, vb) = (self.key_bits(), self.value_bits());
-            let (bits, entry) = Table::<B>::shape(self.table_bytes, kb, vb);
-            meter.reserve(Table::<B>::bytes(bits, entry) as u64)?;
-            self.table = Some(Arc::new(Table::new(bits, entry, kb, vb, touch)));
-        }
-        Ok(())
     }
 
     fn begin(&mut self, meter: &Meter) -> Search<()> {
@@ -523,83 +424,6 @@ impl<B: Bits> GravitySolver<B> {
             .map(|(col, s)| (col, s.map(|s| to_scored(&self.board, pos.plies(), s))))
             .collect())
     }
-
-    /// The score of `pos` clamped to `[lo, hi]` (a window of `[-1, 1]` gives the value), by
-    /// null-window searches.
-    fn solve(&mut self, pos: &GravityPosition<B>, meter: &Meter, lo: i32, hi: i32) -> i32 {
-        match self.range(pos, lo, hi) {
-            Ok(score) => score,
-            Err((min, max)) => self.narrow(pos, meter, min, max),
-        }
-    }
-
-    /// [`GravitySolver::solve`] on every thread the solver may use (see
-    /// [`GravitySolver::set_threads`]).
-    fn solve_on_threads(
-        &mut self,
-        pos: &GravityPosition<B>,
-        meter: &Meter,
-        lo: i32,
-        hi: i32,
-    ) -> i32 {
-        match self.range(pos, lo, hi) {
-            Ok(score) => score,
-            // Past the opening, one thread is as fast (0.93-0.97x on Pons' begin-hard set).
-            Err((min, max)) if self.parallel() && opening(&self.board, pos.moves) => {
-                self.narrow_together(pos, meter, min, max)
-            }
-            Err((min, max)) => self.narrow(pos, meter, min, max),
-        }
-    }
-
-    /// The score of `pos` clamped to `[lo, hi]` when it needs no search (`Ok`), else the range
-    /// `(min, max)` that holds it.
-    fn range(&self, pos: &GravityPosition<B>, lo: i32, hi: i32) -> Result<i32, (i32, i32)> {
-        let n = self.board.cells() as i32;
-        let m = pos.moves as i32;
-        if self.board.has_line(pos.opponent()) {
-            return Ok((-win_at(n, m)).clamp(lo, hi));
-        }
-        if m >= n || self.no_lines {
-            return Ok(0);
-        }
-        if self.board.can_win_next(pos) {
-            return Ok(win_at(n, m + 1).clamp(lo, hi));
-        }
-        if let Some(score) = self.book_score(pos) {
-            return Ok(score.clamp(lo, hi));
-        }
-        Err(((-win_at(n, m + 2)).max(lo), self.max_at[m as usize].min(hi)))
-    }
-}
-
-/// Bits of an encoded bound in a table entry (see [`GravitySolver::encoding`]).
-fn bound_bits<B: Bits>(board: &GravityBoard<B>) -> u32 {
-    let n = board.cells() as i32;
-    let range = 2 * (n / 2 + 2) + 1;
-    u32::BITS - (2 * range as u32).leading_zeros()
-}
-
-/// The next null window `[med, med + 1]` that narrows a score known to lie in `[min, max]`:
-/// Pons' middle, pulled outward (quick wins and losses are quick to refute), except next to a
-/// draw: once the score is known to be at least 0, whether it is a win at all (`[0, 1]`), once
-/// at most 0, whether it is a loss (`[-1, 0]`). Those probes are needed anyway unless the win or
-/// loss is quick, and the middle would first try a win or loss of 1, which costs as much and
-/// settles less (on the empty 7x5 board a third of all positions).
-pub(super) fn probe_point(min: i32, max: i32) -> i32 {
-    if min == 0 && max > 0 {
-        0
-    } else if max == 0 && min < 0 {
-        -1
-    } else {
-        parallel::pons_middle(min, max)
-    }
-}
-
-/// Whether a position of `plies` stones is in the opening: more than 90% of the cells empty,
-/// where searches are long (the empty 7x6 board, four stones in) and get a large table.
-fn opening<B: Bits>(board: &GravityBoard<B>, plies: u32) -> bool {
-    board.cells().saturating_sub(plies) * 10 > board.cells() * 9
 }
 
 /// Centre-first column order, as 0-based columns (every column once).
@@ -616,14 +440,6 @@ fn fix_order(order: Vec<i32>, w: u32) -> Vec<u32> {
         }
     }
     out
-}
-
-fn sign_value(score: i32) -> Value {
-    match score.signum() {
-        1 => Value::Win,
-        -1 => Value::Loss,
-        _ => Value::Draw,
-    }
 }
 
 #[cfg(test)]

@@ -128,7 +128,7 @@ impl<B: Bits> GravitySolver<B> {
                 return min;
             }
             let med = if thread == 0 {
-                super::probe_point(min, max)
+                super::search::probe_point(min, max)
             } else {
                 // Spread over [min, max - 1]: with two threads, the lower middle (the other
                 // side of Pons' first probe near a draw).

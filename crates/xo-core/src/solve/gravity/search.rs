@@ -6,7 +6,8 @@
 //! that lies inside the window, an upper bound `<= alpha` when the score is at most `alpha`, and
 //! a lower bound `>= beta` when the score is at least `beta`.
 
-use super::{probe_point, win_at, GravityPosition, GravitySolver, BEST_MOVE_PROMISE};
+use super::policy::opening;
+use super::{parallel, win_at, GravityPosition, GravitySolver, BEST_MOVE_PROMISE};
 use crate::budget::Meter;
 use crate::games::gravity::Bits;
 
@@ -234,5 +235,80 @@ impl<B: Bits> GravitySolver<B> {
             let best = best.map_or(0, |c| if mirrored { w - c } else { c + 1 });
             t.put(key, best << self.bound_bits | code as u32, stones);
         }
+    }
+
+    /// The score of `pos` clamped to `[lo, hi]` (a window of `[-1, 1]` gives the value), by
+    /// null-window searches.
+    pub(super) fn solve(
+        &mut self,
+        pos: &GravityPosition<B>,
+        meter: &Meter,
+        lo: i32,
+        hi: i32,
+    ) -> i32 {
+        match self.range(pos, lo, hi) {
+            Ok(score) => score,
+            Err((min, max)) => self.narrow(pos, meter, min, max),
+        }
+    }
+
+    /// [`GravitySolver::solve`] on every thread the solver may use (see
+    /// [`GravitySolver::set_threads`]).
+    pub(super) fn solve_on_threads(
+        &mut self,
+        pos: &GravityPosition<B>,
+        meter: &Meter,
+        lo: i32,
+        hi: i32,
+    ) -> i32 {
+        match self.range(pos, lo, hi) {
+            Ok(score) => score,
+            // Past the opening, one thread is as fast (0.93-0.97x on Pons' begin-hard set).
+            Err((min, max)) if self.parallel() && opening(&self.board, pos.moves) => {
+                self.narrow_together(pos, meter, min, max)
+            }
+            Err((min, max)) => self.narrow(pos, meter, min, max),
+        }
+    }
+
+    /// The score of `pos` clamped to `[lo, hi]` when it needs no search (`Ok`), else the range
+    /// `(min, max)` that holds it.
+    pub(super) fn range(
+        &self,
+        pos: &GravityPosition<B>,
+        lo: i32,
+        hi: i32,
+    ) -> Result<i32, (i32, i32)> {
+        let n = self.board.cells() as i32;
+        let m = pos.moves as i32;
+        if self.board.has_line(pos.opponent()) {
+            return Ok((-win_at(n, m)).clamp(lo, hi));
+        }
+        if m >= n || self.no_lines {
+            return Ok(0);
+        }
+        if self.board.can_win_next(pos) {
+            return Ok(win_at(n, m + 1).clamp(lo, hi));
+        }
+        if let Some(score) = self.book_score(pos) {
+            return Ok(score.clamp(lo, hi));
+        }
+        Err(((-win_at(n, m + 2)).max(lo), self.max_at[m as usize].min(hi)))
+    }
+}
+
+/// The next null window `[med, med + 1]` that narrows a score known to lie in `[min, max]`:
+/// Pons' middle, pulled outward (quick wins and losses are quick to refute), except next to a
+/// draw: once the score is known to be at least 0, whether it is a win at all (`[0, 1]`), once
+/// at most 0, whether it is a loss (`[-1, 0]`). Those probes are needed anyway unless the win or
+/// loss is quick, and the middle would first try a win or loss of 1, which costs as much and
+/// settles less (on the empty 7x5 board a third of all positions).
+pub(super) fn probe_point(min: i32, max: i32) -> i32 {
+    if min == 0 && max > 0 {
+        0
+    } else if max == 0 && min < 0 {
+        -1
+    } else {
+        parallel::pons_middle(min, max)
     }
 }

@@ -1,0 +1,107 @@
+//! The table policy: how large a table a query gets, how an entry is laid out, when the table is
+//! allocated, and in which positions mirror images share entries and children are probed first.
+
+use super::table::Table;
+use super::{GravitySolver, Search};
+use crate::budget::Meter;
+use crate::games::gravity::{Bits, GravityBoard};
+use std::sync::Arc;
+
+/// Mirror images share table entries below this many stones.
+pub(super) const SYMMETRIC_BELOW: u32 = 10;
+
+/// Enhanced transposition cut-offs below this many stones: everywhere (about a fifth fewer
+/// positions on the hard opening sets, no slower on the easy ones).
+pub(super) const ETC_BELOW: u32 = u32::MAX;
+
+impl<B: Bits> GravitySolver<B> {
+    /// A table size for solving a position with `plies` stones within `budget_bytes`, calibrated
+    /// on Connect Four: 4 MiB while at most 90% of the cells are empty (such a table stays in
+    /// cache, and a larger one makes every probe slower: on Pons' sets from 1 to 27 stones,
+    /// 2^23 bytes is 1.2 to 1.7 times slower than 2^22 on the middle and begin-medium sets and
+    /// no faster on begin-hard, 2^26 bytes 1.5 to 2.5 times slower than 2^23), 256 MiB for the
+    /// first few stones (the empty 7x6 board needs the room), and half the budget for the first
+    /// few stones of boards larger than 7x6 (their searches run for hours, and a table that
+    /// holds them is worth its slower probes).
+    ///
+    /// ```
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::solve::gravity::GravitySolver;
+    /// let c4 = GravityBoard::new(7, 6, 4).unwrap();
+    /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 5, 2 << 30), 4 << 20);
+    /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 0, 2 << 30), 256 << 20);
+    /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 0, 1 << 20), 1 << 20);
+    /// let big = GravityBoard::new(7, 7, 4).unwrap();
+    /// assert_eq!(GravitySolver::suggested_table_bytes(&big, 0, 8 << 30), 4 << 30);
+    /// assert_eq!(GravitySolver::suggested_table_bytes(&big, 0, 256 << 20), 256 << 20);
+    /// ```
+    pub fn suggested_table_bytes(board: &GravityBoard<B>, plies: u32, budget_bytes: u64) -> usize {
+        let want: u64 = if !opening(board, plies) {
+            4 << 20
+        } else if board.cells() > 42 {
+            (budget_bytes / 2).max(256 << 20)
+        } else {
+            256 << 20
+        };
+        usize::try_from(want.min(budget_bytes)).unwrap_or(usize::MAX)
+    }
+
+    /// The bytes the table takes once allocated.
+    pub fn table_bytes(&self) -> usize {
+        let (bits, entry) = Table::<B>::shape(self.table_bytes, self.key_bits(), self.value_bits());
+        Table::<B>::bytes(bits, entry)
+    }
+
+    /// Forgets everything the table learned.
+    pub fn clear(&mut self) {
+        self.table = None;
+    }
+
+    pub(super) fn key_bits(&self) -> u32 {
+        self.board.width() * (self.board.height() + 1)
+    }
+
+    /// Bits of a table entry's value: an encoded bound (1 ..= 2 * range) in the low
+    /// [`bound_bits`] bits, above it the best move's column + 1 (0: none).
+    pub(super) fn value_bits(&self) -> u32 {
+        bound_bits(&self.board) + u32::BITS - self.board.width().leading_zeros()
+    }
+
+    /// The lowest score and how many scores there are (table entries: 0 empty, `1..=range` an
+    /// upper bound, `range+1..=2*range` a lower bound).
+    #[inline(always)]
+    pub(super) fn encoding(&self) -> (i32, i32) {
+        let n = self.board.cells() as i32;
+        (-(n / 2 + 2), 2 * (n / 2 + 2) + 1)
+    }
+
+    /// Allocates the table now (after asking `meter`), writing every page so that later
+    /// queries pay no page faults: for a solver that will answer many queries (a benchmark, a
+    /// server). Without it, the first query allocates the table lazily.
+    pub fn prepare(&mut self, meter: &Meter) -> Search<()> {
+        self.allocate(meter, true)
+    }
+
+    pub(super) fn allocate(&mut self, meter: &Meter, touch: bool) -> Search<()> {
+        if self.table.is_none() {
+            let (kb, vb) = (self.key_bits(), self.value_bits());
+            let (bits, entry) = Table::<B>::shape(self.table_bytes, kb, vb);
+            meter.reserve(Table::<B>::bytes(bits, entry) as u64)?;
+            self.table = Some(Arc::new(Table::new(bits, entry, kb, vb, touch)));
+        }
+        Ok(())
+    }
+}
+
+/// Bits of an encoded bound in a table entry (see [`GravitySolver::encoding`]).
+pub(super) fn bound_bits<B: Bits>(board: &GravityBoard<B>) -> u32 {
+    let n = board.cells() as i32;
+    let range = 2 * (n / 2 + 2) + 1;
+    u32::BITS - (2 * range as u32).leading_zeros()
+}
+
+/// Whether a position of `plies` stones is in the opening: more than 90% of the cells empty,
+/// where searches are long (the empty 7x6 board, four stones in) and get a large table.
+pub(super) fn opening<B: Bits>(board: &GravityBoard<B>, plies: u32) -> bool {
+    board.cells().saturating_sub(plies) * 10 > board.cells() * 9
+}
