@@ -4,6 +4,7 @@
 
 mod common;
 
+use xo_core::budget::Meter;
 use xo_core::games::board::Board;
 use xo_core::rules::parse_game;
 use xo_core::solve::negamax::Searcher;
@@ -14,7 +15,7 @@ fn check(name: &str, take: usize) {
     let mut searcher = Searcher::new(&board, 1 << 26);
     for (moves, want) in common::pons_set(name).into_iter().take(take) {
         let pos = board.play_columns(&moves).expect("a legal game");
-        let s = searcher.score(&pos).unwrap();
+        let s = searcher.score(&pos, &Meter::unlimited()).unwrap();
         let end = (pos.plies() + s.remoteness) as i32;
         let got = match s.value {
             Value::Win => (44 - end) / 2,
@@ -22,7 +23,11 @@ fn check(name: &str, take: usize) {
             Value::Draw => 0,
         };
         assert_eq!(got, want, "{name}: {moves}");
-        assert_eq!(searcher.value(&pos).unwrap(), s.value, "{name}: value of {moves}");
+        assert_eq!(
+            searcher.value(&pos, &Meter::unlimited()).unwrap(),
+            s.value,
+            "{name}: value of {moves}"
+        );
     }
 }
 
