@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use xo_cli::batch::{find_newline, run, TreblecrossAnswerer, TttCountAnswerer};
+use xo_core::budget::Meter;
 use xo_core::games::lol::LolStrip;
 use xo_core::games::octal::OctalGame;
 use xo_core::games::treblecross::TreblecrossStrip;
@@ -328,13 +329,13 @@ fn treblecross() {
         strips.iter().map(|s| TreblecrossStrip::parse(s).unwrap()).collect();
     let mut seq = NimSequence::new(OctalGame::dot007());
     let start = Instant::now();
-    let first = parsed[0].analyse(&mut seq);
+    let first = parsed[0].analyse(&mut seq, &Meter::unlimited()).unwrap();
     let t_first = start.elapsed();
     let mut later = Vec::new();
     let mut analyses = vec![first];
     for strip in &parsed[1..] {
         let start = Instant::now();
-        analyses.push(strip.analyse(&mut seq));
+        analyses.push(strip.analyse(&mut seq, &Meter::unlimited()).unwrap());
         later.push(start.elapsed());
     }
     let t_later: Duration = later.iter().sum();
@@ -362,7 +363,7 @@ fn treblecross() {
         let mut play = |cell: usize| {
             let mut next = strip.clone();
             next[cell] = b'X';
-            TreblecrossStrip::parse(&next).unwrap().analyse(&mut seq)
+            TreblecrossStrip::parse(&next).unwrap().analyse(&mut seq, &Meter::unlimited()).unwrap()
         };
         for &m in moves.iter().take(12) {
             let after = play(m);
@@ -468,7 +469,9 @@ fn lol() {
 
     // Each strip with a fresh solver, so every time is a cold solve; its mirror image with another
     // fresh solver must get the same value.
-    let (t_empty, empty) = best_of(3, || LolSolver::new().value(&LolStrip::empty(N).unwrap()));
+    let (t_empty, empty) = best_of(3, || {
+        LolSolver::new().value(&LolStrip::empty(N).unwrap(), &Meter::unlimited()).unwrap()
+    });
     assert_eq!(empty, Value::Loss, "the empty strip of {N}: the second player wins");
     assert_eq!(empty.as_i8(), -1);
     let mut times = Vec::new();
@@ -478,9 +481,11 @@ fn lol() {
         let strip = LolStrip::parse(s).unwrap();
         let mirror: Vec<u8> = s.iter().rev().copied().collect();
         let start = Instant::now();
-        let v = LolSolver::new().value(&strip);
+        let v = LolSolver::new().value(&strip, &Meter::unlimited()).unwrap();
         times.push(start.elapsed());
-        let m = LolSolver::new().value(&LolStrip::parse(&mirror).unwrap());
+        let m = LolSolver::new()
+            .value(&LolStrip::parse(&mirror).unwrap(), &Meter::unlimited())
+            .unwrap();
         assert_eq!(v, m, "{} and its mirror", String::from_utf8_lossy(s));
         counts[(v.as_i8() + 1) as usize] += 1;
         values.push(v);
@@ -488,7 +493,10 @@ fn lol() {
     // One solver kept across all strips (as `xo batch lol` keeps it) answers the same.
     let (t_shared, shared) = best_of(3, || {
         let mut solver = LolSolver::new();
-        strips.iter().map(|s| solver.value(&LolStrip::parse(s).unwrap())).collect::<Vec<_>>()
+        strips
+            .iter()
+            .map(|s| solver.value(&LolStrip::parse(s).unwrap(), &Meter::unlimited()).unwrap())
+            .collect::<Vec<_>>()
     });
     assert_eq!(shared, values, "a solver kept across strips agrees with fresh ones");
     let t_max = times.iter().max().copied().unwrap().max(t_empty);

@@ -82,6 +82,14 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(seconds).map_err(|e| format!("{text}: {e}"))
 }
 
+/// How to raise `limit`, after a stop's message (nothing for a cancelled job).
+fn raise(limit: Limit) -> String {
+    match limit {
+        Limit::Cancelled => String::new(),
+        limit => format!("; raise it with {}", flag(limit)),
+    }
+}
+
 /// What raises `limit`: its flag (nothing does for a cancelled job).
 pub fn flag(limit: Limit) -> &'static str {
     match limit {
@@ -92,9 +100,22 @@ pub fn flag(limit: Limit) -> &'static str {
     }
 }
 
-/// A job stopped at its budget: exit status 3, with the flag that raises the budget.
+/// A job stopped at its budget: exit status 3, with the flag that raises the budget; or
+/// cancelled (exit status 130, as for an interrupt), saying so and naming no budget.
+///
+/// ```
+/// use xo_cli::budget::OverBudget;
+/// use xo_core::budget::{Budget, Meter};
+/// let meter = Meter::new(Budget::default().with_max_nodes(1));
+/// let over = OverBudget::from(meter.tick(2).unwrap_err());
+/// assert!(over.to_string().ends_with("raise it with --max-nodes"));
+/// let meter = Meter::default();
+/// meter.cancel();
+/// let cancelled = OverBudget::from(meter.check().unwrap_err()).to_string();
+/// assert!(cancelled.starts_with("cancelled after") && !cancelled.contains("raise"));
+/// ```
 #[derive(Debug, thiserror::Error)]
-#[error("{stopped}; raise it with {flag}", flag = flag(stopped.limit))]
+#[error("{stopped}{raise}", raise = raise(stopped.limit))]
 pub struct OverBudget {
     /// The stop, as the engine reported it.
     pub stopped: Stopped,

@@ -98,35 +98,16 @@ pub fn solve(game: &str, dir: &Path, budget: &BudgetArgs, out: &mut impl Write) 
     run(&world, game, dir, budget, out)
 }
 
-/// Without `RAYON_NUM_THREADS`, each rank takes its share of the cores it may run on: all of them
-/// when the launcher bound it to some cores (`mpirun`'s default binding, SLURM's
-/// `--cpus-per-task`), else the node's cores over the ranks on the node, so `-np 2` on two cores
-/// runs two threads, not four.
+/// Without `RAYON_NUM_THREADS`, each rank takes its share of the cores it may run on, as the one
+/// thread policy decides ([`xo_core::threads::shared_by`] the ranks on this node).
 fn set_threads(world: &SimpleCommunicator) {
     if std::env::var_os("RAYON_NUM_THREADS").is_some() {
         return;
     }
-    let allowed = std::thread::available_parallelism().map_or(1, |n| n.get());
     let local = world.split_shared(0).size().max(1) as usize;
-    let threads = if allowed < online_cores().unwrap_or(allowed) {
-        allowed
-    } else {
-        (allowed / local).max(1)
-    };
+    let threads = xo_core::threads::shared_by(local);
     // Fails only when the pool already exists, which leaves it as it is.
     let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();
-}
-
-/// The machine's online cores (Linux: `/sys/devices/system/cpu/online`, e.g. `0-3,8`).
-fn online_cores() -> Option<usize> {
-    let text = std::fs::read_to_string("/sys/devices/system/cpu/online").ok()?;
-    text.trim()
-        .split(',')
-        .map(|part| match part.split_once('-') {
-            Some((a, b)) => Some(b.parse::<usize>().ok()? + 1 - a.parse::<usize>().ok()?),
-            None => part.parse::<usize>().ok().map(|_| 1),
-        })
-        .sum()
 }
 
 /// Whether every rank says `ok`.
@@ -188,7 +169,7 @@ fn run(
         .max()
         .unwrap_or(0);
     let need = most.saturating_mul(2).saturating_add(2 * round);
-    meter.reserve(need).map_err(|s| {
+    let _shares = meter.reserve(need).map_err(|s| {
         OverBudget::from(
             s.reaching(format!("a rank's two shares and one round need {} MiB", need >> 20)),
         )

@@ -232,6 +232,9 @@ impl BatchFormat {
 const EXIT_BAD_INPUT: u8 = 2;
 /// Exit status for a job stopped at its budget.
 const EXIT_OVER_BUDGET: u8 = 3;
+/// Exit status for a job cancelled before its end (128 + SIGINT, as a shell reports an
+/// interrupted command).
+const EXIT_CANCELLED: u8 = 130;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -297,6 +300,9 @@ fn exit_for(err: &anyhow::Error) -> ExitCode {
         match &over.context {
             Some(at) => eprintln!("xo: {at}: {over}"),
             None => eprintln!("xo: {over}"),
+        }
+        if over.stopped.limit == xo_core::budget::Limit::Cancelled {
+            return ExitCode::from(EXIT_CANCELLED);
         }
         return ExitCode::from(EXIT_OVER_BUDGET);
     }

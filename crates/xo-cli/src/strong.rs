@@ -66,7 +66,7 @@ pub fn solve(game: &str, dir: &Path, budget: &BudgetArgs, out: &mut impl Write) 
     let (meter, bar) = progress(budget, total);
     // Two tiers in memory at once, two bytes a position.
     let most = tiers.windows(2).map(|w| w[0].len().saturating_add(w[1].len())).max().unwrap_or(1);
-    meter.reserve(most.saturating_mul(2)).map_err(|s| {
+    let _two_tiers = meter.reserve(most.saturating_mul(2)).map_err(|s| {
         OverBudget::from(s.reaching(format!(
             "two tiers of {most} positions need {} MiB",
             most.saturating_mul(2) >> 20

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 use std::time::Instant;
+use xo_core::budget::Meter;
 use xo_core::games::board::Board;
 use xo_core::rules::parse_game;
 use xo_core::solve::negamax::Searcher;
@@ -25,7 +26,7 @@ fn main() {
             let (moves, want) = line.split_once(' ').expect("moves and score");
             let want: i32 = want.trim().parse().expect("a score");
             let pos = board.play_columns(moves).expect("a legal game");
-            let s = searcher.score(&pos).expect("no budget");
+            let s = searcher.score(&pos, &Meter::unlimited()).expect("no budget");
             let end = (pos.plies() + s.remoteness) as i32;
             let got = match s.value {
                 Value::Win => (44 - end) / 2,

@@ -100,7 +100,7 @@ fn main() {
             for (moves, want) in &lines {
                 let (moves, want) = (moves.as_str(), *want);
                 let pos = general.play_columns(moves).expect("a legal game");
-                let s = searcher.score(&pos).expect("no budget");
+                let s = searcher.score(&pos, &Meter::unlimited()).expect("no budget");
                 assert_eq!(pons_score(pos.plies(), s.value, s.remoteness), want, "{set}: {moves}");
             }
             let old_score = ms(start.elapsed().as_secs_f64(), n);
@@ -109,7 +109,7 @@ fn main() {
             for (moves, want) in &lines {
                 let (moves, want) = (moves.as_str(), *want);
                 let pos = general.play_columns(moves).expect("a legal game");
-                let a = searcher.analyse(&pos).expect("no budget");
+                let a = searcher.analyse(&pos, &Meter::unlimited()).expect("no budget");
                 let s = a.scored;
                 assert_eq!(pons_score(pos.plies(), s.value, s.remoteness), want, "{set}: {moves}");
             }

@@ -73,8 +73,9 @@ fn main() {
         let mut searcher = Searcher::new(&general, 4 << 20);
         let start = Instant::now();
         for (p, &s) in positions.iter().zip(&scores) {
-            let want =
-                searcher.score(&general.encode_cells(&board.to_cells(p))).expect("no budget");
+            let want = searcher
+                .score(&general.encode_cells(&board.to_cells(p)), &Meter::unlimited())
+                .expect("no budget");
             assert_eq!(to_scored(&board, p.plies(), s), want, "{game}: {:?}", board.to_cells(p));
         }
         let slow = start.elapsed().as_secs_f64() * 1e3 / n as f64;

@@ -19,6 +19,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
+use xo_core::budget::Meter;
 use xo_core::games::octal::OctalGame;
 use xo_core::games::treblecross::TreblecrossStrip;
 use xo_core::solve::grundy::{Grundy, Method, NimSequence};
@@ -30,7 +31,7 @@ const ROUNDS: usize = 5;
 fn time_engine(method: Method) -> (Vec<Grundy>, f64) {
     let start = Instant::now();
     let mut seq = NimSequence::with_method(OctalGame::dot007(), method);
-    seq.extend_to(N);
+    seq.extend_to(N, &Meter::unlimited()).unwrap();
     let secs = start.elapsed().as_secs_f64();
     (seq.values().to_vec(), secs)
 }
@@ -118,7 +119,7 @@ fn main() {
         };
         let start = Instant::now();
         let mut seq = NimSequence::with_method(OctalGame::dot007(), method);
-        seq.extend_to(n);
+        seq.extend_to(n, &Meter::unlimited()).unwrap();
         println!("{:.3} s {:?}", start.elapsed().as_secs_f64(), seq.stats());
         if let Some(cells) = treblecross_cells() {
             treblecross(cells);
@@ -184,7 +185,7 @@ fn main() {
         let mut upto = 0;
         while start.elapsed() < budget {
             upto += 1 << 14;
-            seq.extend_to(upto);
+            seq.extend_to(upto, &Meter::unlimited()).unwrap();
         }
         println!(
             "  .007 in {secs} s: heaps 0..={upto} ({:.1} s), largest value {}",
@@ -216,7 +217,7 @@ fn treblecross(cells: usize) {
     for (i, text) in strips.iter().enumerate() {
         let strip = TreblecrossStrip::parse(text).expect("a valid strip");
         let start = Instant::now();
-        let a = strip.analyse(&mut seq);
+        let a = strip.analyse(&mut seq, &Meter::unlimited()).unwrap();
         println!(
             "  strip {}: {:8.3} s ({} winning moves; sequence now to {})",
             i + 1,
@@ -227,7 +228,10 @@ fn treblecross(cells: usize) {
         if let Some(&m) = a.winning_moves.first() {
             let mut after = text.clone();
             after[m] = b'X';
-            let next = TreblecrossStrip::parse(&after).expect("a valid strip").analyse(&mut seq);
+            let next = TreblecrossStrip::parse(&after)
+                .expect("a valid strip")
+                .analyse(&mut seq, &Meter::unlimited())
+                .unwrap();
             assert!(!next.winning, "strip {}: the winning move {m} leaves a won strip", i + 1);
         }
     }

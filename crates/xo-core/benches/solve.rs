@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
+use xo_core::budget::Meter;
 use xo_core::games::board::Board;
 use xo_core::games::lol::{Cell, LolStrip};
 use xo_core::rules::parse_game;
@@ -54,7 +55,8 @@ fn main() {
     {
         let board = Board::new(&parse_game(name).expect("built-in")).expect("fits");
         let mut searcher = Searcher::new(&board, 1 << 30);
-        let (t, v) = timed(|| searcher.value(&Default::default()).expect("no budget"));
+        let (t, v) =
+            timed(|| searcher.value(&Default::default(), &Meter::unlimited()).expect("no budget"));
         assert_eq!(v, want, "{name}");
         println!(
             "{name:<10} {v:?} in {:>8.3} s ({} positions; target under {target} s)",
@@ -66,7 +68,7 @@ fn main() {
     for n in [12, 14] {
         let strip = LolStrip::empty(n).expect("non-empty");
         let (tb, vb) = timed(|| exhaustive(&strip, &mut HashMap::new()));
-        let (tc, vc) = timed(|| LolSolver::new().value(&strip));
+        let (tc, vc) = timed(|| LolSolver::new().value(&strip, &Meter::unlimited()).unwrap());
         assert_eq!((vb, vc), (lol_value(n), lol_value(n)), "lol:{n}");
         println!(
             "lol:{n:<6} exhaustive memo {:>8.3} s, components {:>8.4} s: {:>7.0}x",
@@ -79,7 +81,11 @@ fn main() {
     let upto: usize = std::env::var("XO_LOL_UPTO").ok().and_then(|v| v.parse().ok()).unwrap_or(32);
     let mut longest_within_10s = 0;
     for n in 16..=upto {
-        let (t, v) = timed(|| LolSolver::new().value(&LolStrip::empty(n).expect("non-empty")));
+        let (t, v) = timed(|| {
+            LolSolver::new()
+                .value(&LolStrip::empty(n).expect("non-empty"), &Meter::unlimited())
+                .unwrap()
+        });
         assert_eq!(v, lol_value(n), "lol:{n}");
         println!("lol:{n:<6} {v:?} in {:>8.3} s", t.as_secs_f64());
         if t.as_secs_f64() <= 10.0 {

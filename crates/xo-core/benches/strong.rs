@@ -40,7 +40,8 @@ fn main() {
         let (_, positions, root) = runs[0];
         // The empty board's record equals the negamax's answer.
         let board = Board::new(&parse_game(name).unwrap()).unwrap();
-        let want = Searcher::new(&board, 1 << 26).score(&Default::default()).unwrap();
+        let want =
+            Searcher::new(&board, 1 << 26).score(&Default::default(), &Meter::unlimited()).unwrap();
         assert_eq!(root.scored(), Some(want), "{name}");
         assert_eq!(want.value, Value::Draw);
         println!(

@@ -207,6 +207,9 @@ type ProgressFn = Box<dyn Fn(Progress) + Send + Sync>;
 #[derive(Clone)]
 pub struct Meter {
     inner: Arc<Inner>,
+    /// For a helper's meter ([`Meter::helper`]): set when the helpers must stop, without
+    /// stopping the job.
+    helpers_stop: Option<Arc<AtomicBool>>,
 }
 
 struct Inner {
@@ -219,6 +222,8 @@ struct Inner {
     stop: AtomicU8,
     /// A stop asked for from outside (a cancelled request).
     cancelled: AtomicBool,
+    /// Bytes of tables held now by every [`Reservation`] of the job.
+    reserved: AtomicU64,
     progress: Option<ProgressFn>,
     last_report: Mutex<Option<Instant>>,
     done: Mutex<Option<(u64, u64)>>,
@@ -261,11 +266,48 @@ impl Meter {
             next_check: AtomicU64::new(0),
             stop: AtomicU8::new(0),
             cancelled: AtomicBool::new(false),
+            reserved: AtomicU64::new(0),
             progress,
             last_report: Mutex::new(None),
             done: Mutex::new(None),
         };
-        Meter { inner: Arc::new(inner) }
+        Meter { inner: Arc::new(inner), helpers_stop: None }
+    }
+
+    /// A meter without limits, for callers that really want none (tests, tools that stop by
+    /// other means). Every engine takes a meter; this is the one that never stops it unless
+    /// [cancelled](Meter::cancel).
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// let meter = Meter::unlimited();
+    /// assert!(meter.tick(u64::MAX).is_ok());
+    /// assert!(meter.reserve(u64::MAX).is_ok());
+    /// ```
+    pub fn unlimited() -> Meter {
+        Meter::new(Budget { max_nodes: u64::MAX, timeout: Duration::MAX, memory_bytes: u64::MAX })
+    }
+
+    /// A meter for a job's helper threads: it shares the job's counts, clock, reservations and
+    /// stops (a helper's positions count against the job's node budget, so a job on N threads
+    /// visits no more positions than on one), but [`Meter::cancel`] on it stops only the
+    /// helpers, not the job: the thread that started them cancels it when it no longer needs
+    /// them.
+    ///
+    /// ```
+    /// use xo_core::budget::{Budget, Limit, Meter};
+    /// let job = Meter::new(Budget::default().with_max_nodes(100));
+    /// let helpers = job.helper();
+    /// helpers.tick(60).unwrap();
+    /// assert_eq!(job.nodes(), 60);
+    /// helpers.cancel();
+    /// assert_eq!(helpers.check().unwrap_err().limit, Limit::Cancelled);
+    /// assert!(job.check().is_ok());
+    /// // The helpers' positions and the job's add up to the one budget.
+    /// assert_eq!(job.tick(41).unwrap_err().limit, Limit::Nodes);
+    /// ```
+    pub fn helper(&self) -> Meter {
+        Meter { inner: self.inner.clone(), helpers_stop: Some(Arc::new(AtomicBool::new(false))) }
     }
 
     /// A meter for `budget`, started now, calling `f` with the job's progress about five times a
@@ -301,7 +343,8 @@ impl Meter {
     }
 
     /// Asks every later check to fail, reporting [`Limit::Cancelled`] (a client went away, a
-    /// user pressed Ctrl-C). A job already stopped at a limit keeps that limit.
+    /// user pressed Ctrl-C). A job already stopped at a limit keeps that limit. On a helper's
+    /// meter ([`Meter::helper`]), stops the helpers only.
     ///
     /// ```
     /// use xo_core::budget::{Limit, Meter};
@@ -312,20 +355,39 @@ impl Meter {
     /// assert!(stopped.to_string().starts_with("cancelled after 0 positions"));
     /// ```
     pub fn cancel(&self) {
+        if let Some(helpers) = &self.helpers_stop {
+            helpers.store(true, Ordering::Relaxed);
+            return;
+        }
         self.inner.cancelled.store(true, Ordering::Relaxed);
         self.halt(Limit::Cancelled);
     }
 
-    /// Whether a limit has been reached.
+    /// Whether a limit has been reached (or, on a helper's meter, the helpers were stopped).
     pub fn is_stopped(&self) -> bool {
-        self.inner.stop.load(Ordering::Relaxed) != 0
+        self.inner.stop.load(Ordering::Relaxed) != 0 || self.helpers_stopped()
+    }
+
+    #[inline]
+    fn helpers_stopped(&self) -> bool {
+        self.helpers_stop.as_ref().is_some_and(|h| h.load(Ordering::Relaxed))
+    }
+
+    /// The limit this meter has stopped at, if any.
+    #[inline]
+    fn stop_reached(&self) -> Option<Limit> {
+        match Limit::from_code(self.inner.stop.load(Ordering::Relaxed)) {
+            Some(limit) => Some(limit),
+            None if self.helpers_stopped() => Some(Limit::Cancelled),
+            None => None,
+        }
     }
 
     /// Counts `n` more positions; fails once any limit is reached. Reads the clock every few
     /// thousand positions, so calling it once per position is cheap.
     pub fn tick(&self, n: u64) -> Result<(), Stopped> {
         let nodes = self.inner.nodes.fetch_add(n, Ordering::Relaxed).saturating_add(n);
-        if let Some(limit) = Limit::from_code(self.inner.stop.load(Ordering::Relaxed)) {
+        if let Some(limit) = self.stop_reached() {
             return Err(self.stopped(limit));
         }
         if nodes > self.inner.budget.max_nodes {
@@ -341,7 +403,7 @@ impl Meter {
     /// Reads the clock now (for jobs whose units of work are large); fails once any limit is
     /// reached. Also reports progress when it is due.
     pub fn check(&self) -> Result<(), Stopped> {
-        if let Some(limit) = Limit::from_code(self.inner.stop.load(Ordering::Relaxed)) {
+        if let Some(limit) = self.stop_reached() {
             return Err(self.stopped(limit));
         }
         let elapsed = self.inner.started.elapsed();
@@ -367,13 +429,30 @@ impl Meter {
         self.check()
     }
 
-    /// Checks, before allocating, that a job may hold `bytes` of tables in all; fails with the
-    /// memory limit when it may not.
-    pub fn reserve(&self, bytes: u64) -> Result<(), Stopped> {
-        if bytes > self.inner.budget.memory_bytes {
-            return Err(self.halt(Limit::Memory));
-        }
-        Ok(())
+    /// Reserves `bytes` for a table about to be allocated, held until the [`Reservation`] is
+    /// dropped. The reservations of a job add up, across its tables and threads (clones and
+    /// helpers of one meter share them): fails with the memory limit when they would pass the
+    /// budget.
+    ///
+    /// ```
+    /// use xo_core::budget::{Budget, Limit, Meter};
+    /// let meter = Meter::new(Budget::default().with_memory(100));
+    /// let first = meter.reserve(60).unwrap();
+    /// // Each fits alone; both do not.
+    /// assert_eq!(meter.clone().reserve(60).unwrap_err().limit, Limit::Memory);
+    /// assert_eq!(meter.reserved(), 60);
+    /// drop(first);
+    /// assert_eq!(meter.reserved(), 0);
+    /// ```
+    pub fn reserve(&self, bytes: u64) -> Result<Reservation, Stopped> {
+        let mut held = Reservation { meter: self.clone(), bytes: 0 };
+        held.grow_to(bytes)?;
+        Ok(held)
+    }
+
+    /// Bytes held now by the job's reservations.
+    pub fn reserved(&self) -> u64 {
+        self.inner.reserved.load(Ordering::Relaxed)
     }
 
     /// The stop for `limit`, with the current counts, recorded so that every later check fails
@@ -401,46 +480,162 @@ impl Meter {
     }
 }
 
-/// An engine's side of a [`Meter`]: positions are counted locally and handed to the meter in
-/// batches (an atomic add per position would slow the hottest loops), and the first stop is kept
-/// so the search can unwind and report it.
+/// Memory a job holds for a table, reserved on its [`Meter`] ([`Meter::reserve`]) and given
+/// back when dropped. A table that grows asks for more with [`Reservation::grow_to`].
+///
+/// ```
+/// use xo_core::budget::{Budget, Limit, Meter};
+/// let meter = Meter::new(Budget::default().with_memory(100));
+/// let mut table = meter.reserve(10).unwrap();
+/// table.grow_to(90).unwrap();
+/// assert_eq!((table.bytes(), meter.reserved()), (90, 90));
+/// assert_eq!(table.grow_to(101).unwrap_err().limit, Limit::Memory);
+/// assert_eq!(table.bytes(), 90);
+/// ```
+#[must_use = "a reservation is given back when dropped"]
+#[derive(Debug)]
+pub struct Reservation {
+    meter: Meter,
+    bytes: u64,
+}
+
+impl Reservation {
+    /// Bytes held.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Holds `bytes` in all (more than before, or the same): fails with the memory limit, holding
+    /// what it held, when the job's reservations would pass the budget.
+    pub fn grow_to(&mut self, bytes: u64) -> Result<(), Stopped> {
+        let Some(more) = bytes.checked_sub(self.bytes).filter(|&m| m > 0) else {
+            return Ok(());
+        };
+        let inner = &self.meter.inner;
+        let limit = inner.budget.memory_bytes;
+        let grown = inner.reserved.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {
+            let total = held.saturating_add(more);
+            (total <= limit).then_some(total)
+        });
+        if grown.is_err() {
+            return Err(self.meter.halt(Limit::Memory));
+        }
+        self.bytes = bytes;
+        Ok(())
+    }
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        let bytes = self.bytes;
+        let _ =
+            self.meter.inner.reserved.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |h| {
+                Some(h.saturating_sub(bytes))
+            });
+    }
+}
+
+/// The one batcher between an engine's loops and its [`Meter`]: units of work (positions, heaps,
+/// lines) are counted locally and handed to the meter in batches (an atomic add per unit would
+/// slow the hottest loops), the meter's clock is read with each batch, and the first stop is
+/// kept so the search can unwind and report it. A batch is [`Ticker::BATCH`] units by default
+/// ([`Ticker::every`] for large units), or [`Ticker::WORK`] of work for engines that estimate
+/// their units' cost ([`Ticker::step`]).
 ///
 /// ```
 /// use xo_core::budget::{Budget, Limit, Meter, Ticker};
 /// let meter = Meter::new(Budget::default().with_max_nodes(100));
 /// let mut ticker = Ticker::default();
-/// let visited = (0..).take_while(|_| !ticker.tick(Some(&meter))).count();
+/// let visited = (0..).take_while(|_| !ticker.tick(&meter)).count();
 /// assert_eq!(visited as u64, Ticker::BATCH - 1);
-/// assert_eq!(ticker.finish(Some(&meter), ()).unwrap_err().limit, Limit::Nodes);
+/// assert_eq!(ticker.finish(&meter, ()).unwrap_err().limit, Limit::Nodes);
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Ticker {
     unreported: u64,
+    work: u64,
+    every: u64,
     stopped: Option<Stopped>,
 }
 
+impl Default for Ticker {
+    fn default() -> Self {
+        Ticker::every(Ticker::BATCH)
+    }
+}
+
 impl Ticker {
-    /// Positions counted between reports to the meter.
+    /// Units counted between reports to the meter, by default.
     pub const BATCH: u64 = 1 << 12;
+    /// Work (in the engine's estimate, about one unit per elementary step) between reports, for
+    /// [`Ticker::step`]: a few milliseconds at most.
+    pub const WORK: u64 = 1 << 22;
+
+    /// A ticker reporting every `units` units (at least 1).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use xo_core::budget::{Budget, Meter, Ticker};
+    /// let meter = Meter::new(Budget::default().with_timeout(Duration::ZERO));
+    /// let mut ticker = Ticker::every(64);
+    /// // Units are counted, and the clock read, only with a full batch: 63 always finish.
+    /// assert!((0..63).all(|_| !ticker.tick(&meter)));
+    /// assert!(ticker.tick(&meter));
+    /// ```
+    pub fn every(units: u64) -> Ticker {
+        Ticker { unreported: 0, work: 0, every: units.max(1), stopped: None }
+    }
 
     /// Forgets the counts and the stop of an earlier query.
     pub fn reset(&mut self) {
-        *self = Ticker::default();
+        *self = Ticker::every(self.every);
     }
 
-    /// Counts one position; reports a batch to `meter` when one is full. True once stopped.
+    /// Counts one unit; reports a batch to `meter` when one is full. True once stopped.
     #[inline]
-    pub fn tick(&mut self, meter: Option<&Meter>) -> bool {
+    pub fn tick(&mut self, meter: &Meter) -> bool {
         self.unreported += 1;
-        if self.unreported >= Self::BATCH {
-            if let Some(meter) = meter {
-                if let Err(stopped) = meter.tick(self.unreported) {
-                    self.stopped.get_or_insert(stopped);
-                }
-            }
-            self.unreported = 0;
+        if self.unreported >= self.every {
+            self.report(meter);
         }
         self.stopped.is_some()
+    }
+
+    /// Counts `units` more units that took `work` (the engine's estimate: the clock is read after
+    /// [`Ticker::WORK`] of it, or a batch of units, whichever comes first); fails once stopped.
+    /// `Ok(true)` when it reported a batch (and read the clock).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use xo_core::budget::{Budget, Limit, Meter, Ticker};
+    /// let meter = Meter::new(Budget::default().with_timeout(Duration::ZERO));
+    /// let mut ticker = Ticker::every(64);
+    /// assert_eq!(ticker.step(&meter, 1, 1000), Ok(false));
+    /// assert_eq!(ticker.step(&meter, 1, Ticker::WORK).unwrap_err().limit, Limit::Time);
+    /// ```
+    pub fn step(&mut self, meter: &Meter, units: u64, work: u64) -> Result<bool, Stopped> {
+        self.unreported += units;
+        self.work = self.work.saturating_add(work).saturating_add(1);
+        if self.work < Self::WORK && self.unreported < self.every {
+            return match &self.stopped {
+                Some(stopped) => Err(stopped.clone()),
+                None => Ok(false),
+            };
+        }
+        self.report(meter);
+        match &self.stopped {
+            Some(stopped) => Err(stopped.clone()),
+            None => Ok(true),
+        }
+    }
+
+    #[cold]
+    fn report(&mut self, meter: &Meter) {
+        let units = std::mem::take(&mut self.unreported);
+        self.work = 0;
+        if let Err(stopped) = meter.tick(units).and_then(|()| meter.check()) {
+            self.stopped.get_or_insert(stopped);
+        }
     }
 
     /// Whether the query has stopped.
@@ -454,18 +649,24 @@ impl Ticker {
         self.stopped.get_or_insert(stopped);
     }
 
-    /// Ends a query: reports the last positions and gives `result`, or the stop.
-    pub fn finish<T>(&mut self, meter: Option<&Meter>, result: T) -> Result<T, Stopped> {
-        if let Some(meter) = meter {
-            if let Err(stopped) = meter.tick(std::mem::take(&mut self.unreported)) {
-                self.stopped.get_or_insert(stopped);
-            }
+    /// Ends a query: reports the last units and gives `result`, or the stop (one reached by
+    /// these last units too).
+    pub fn finish<T>(&mut self, meter: &Meter, result: T) -> Result<T, Stopped> {
+        if let Err(stopped) = meter.tick(std::mem::take(&mut self.unreported)) {
+            self.stopped.get_or_insert(stopped);
         }
-        self.unreported = 0;
+        self.work = 0;
         match self.stopped.take() {
             Some(stopped) => Err(stopped),
             None => Ok(result),
         }
+    }
+
+    /// Reports the last units to `meter`, whatever limit they reach: for a query that has its
+    /// answer.
+    pub fn flush(&mut self, meter: &Meter) {
+        let _ = meter.tick(std::mem::take(&mut self.unreported));
+        self.work = 0;
     }
 }
 
@@ -480,6 +681,7 @@ impl fmt::Debug for Meter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Meter")
             .field("budget", &self.inner.budget)
+            .field("reserved", &self.reserved())
             .field("nodes", &self.nodes())
             .field("elapsed", &self.elapsed())
             .field("stopped", &self.is_stopped())
@@ -518,6 +720,46 @@ mod tests {
         assert_eq!(meter.reserve(101).unwrap_err().limit, Limit::Memory);
         meter.cancel();
         assert_eq!(meter.tick(1).unwrap_err().limit, Limit::Memory);
+    }
+
+    #[test]
+    fn reservations_add_up_across_threads_and_are_given_back() {
+        let meter = Meter::new(Budget::default().with_memory(1000));
+        // Two tables of 400 fit; a third does not, from whichever thread asks.
+        let (a, b) = std::thread::scope(|s| {
+            let a = s.spawn(|| meter.reserve(400).unwrap());
+            let helper = meter.helper();
+            let b = s.spawn(move || helper.reserve(400).unwrap());
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        assert_eq!(meter.reserved(), 800);
+        assert_eq!(meter.reserve(400).unwrap_err().limit, Limit::Memory);
+        drop((a, b));
+        assert_eq!(meter.reserved(), 0);
+    }
+
+    #[test]
+    fn a_cancelled_job_says_it_was_cancelled() {
+        let meter = Meter::new(Budget::default().with_max_nodes(1000));
+        let mut ticker = Ticker::default();
+        meter.clone().cancel();
+        while !ticker.tick(&meter) {}
+        let stopped = ticker.finish(&meter, ()).unwrap_err();
+        assert_eq!(stopped.limit, Limit::Cancelled);
+        assert!(stopped.to_string().starts_with("cancelled after"), "{stopped}");
+        assert!(!stopped.to_string().contains("budget"), "{stopped}");
+    }
+
+    #[test]
+    fn a_helper_stop_does_not_stop_the_job_but_a_job_stop_stops_the_helpers() {
+        let job = Meter::default();
+        let helpers = job.helper();
+        helpers.cancel();
+        assert!(helpers.is_stopped() && !job.is_stopped());
+        let more = job.helper();
+        job.cancel();
+        assert_eq!(more.check().unwrap_err().limit, Limit::Cancelled);
+        assert!(job.is_stopped());
     }
 
     #[test]

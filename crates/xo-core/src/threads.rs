@@ -28,3 +28,35 @@ pub fn cores() -> usize {
 pub fn allowed(requested: Option<usize>, default: usize) -> usize {
     requested.unwrap_or(default).clamp(1, cores())
 }
+
+/// The threads each of `processes` processes sharing this machine (the ranks of an MPI job on
+/// one node) gets: every core it may run on when the launcher bound it to fewer cores than the
+/// machine has (`mpirun`'s default binding, SLURM's `--cpus-per-task`), else its share of them
+/// (at least one), so that two processes on two cores run two threads, not four.
+///
+/// ```
+/// use xo_core::threads::{cores, shared_by};
+/// assert_eq!(shared_by(1), cores());
+/// assert!(shared_by(usize::MAX) >= 1);
+/// assert!(shared_by(2) <= cores());
+/// ```
+pub fn shared_by(processes: usize) -> usize {
+    let allowed = cores();
+    if allowed < online_cores().unwrap_or(allowed) {
+        allowed
+    } else {
+        (allowed / processes.max(1)).max(1)
+    }
+}
+
+/// The machine's online cores (Linux: `/sys/devices/system/cpu/online`, e.g. `0-3,8`).
+fn online_cores() -> Option<usize> {
+    let text = std::fs::read_to_string("/sys/devices/system/cpu/online").ok()?;
+    text.trim()
+        .split(',')
+        .map(|part| match part.split_once('-') {
+            Some((a, b)) => Some(b.parse::<usize>().ok()? + 1 - a.parse::<usize>().ok()?),
+            None => part.parse::<usize>().ok().map(|_| 1),
+        })
+        .sum()
+}

@@ -7,6 +7,7 @@
 
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::collections::HashSet;
+use xo_core::budget::Meter;
 use xo_core::game::Game;
 use xo_core::games::board::{Board, BoardPosition};
 use xo_core::games::lol::LolStrip;
@@ -145,7 +146,11 @@ fn ttt_reachability_matches_forward_enumeration_on_all_grids() {
     for rank in 0..3u32.pow(9) {
         let g = grid_of_rank(rank);
         let expected = forward.contains(&g);
-        assert_eq!(reach.is_reachable(&position_of_grid(&g)), expected, "grid {g:?}");
+        assert_eq!(
+            reach.is_reachable(&position_of_grid(&g), &Meter::unlimited()).unwrap(),
+            expected,
+            "grid {g:?}"
+        );
         reachable += usize::from(expected);
     }
     assert_eq!(reachable, 5478);
@@ -153,7 +158,11 @@ fn ttt_reachability_matches_forward_enumeration_on_all_grids() {
     for rank in (0..3u32.pow(9)).step_by(97) {
         let g = grid_of_rank(rank);
         let mut fresh = Reachability::new(&ttt);
-        assert_eq!(fresh.is_reachable(&position_of_grid(&g)), forward.contains(&g), "{g:?}");
+        assert_eq!(
+            fresh.is_reachable(&position_of_grid(&g), &Meter::unlimited()).unwrap(),
+            forward.contains(&g),
+            "{g:?}"
+        );
     }
 }
 
@@ -261,7 +270,7 @@ fn treblecross_matches_minimax_on_every_strip_up_to_14_cells() {
         for mask in 0..1u32 << n {
             let text = treble_text(mask, n);
             let strip = TreblecrossStrip::parse(&text).unwrap();
-            let got = strip.analyse(&mut seq);
+            let got = strip.analyse(&mut seq, &Meter::unlimited()).unwrap();
             let (win, moves) = reference.analyse(mask);
             let shown = String::from_utf8_lossy(&text);
             assert_eq!(got.winning, win, "winning flag of {shown}");
@@ -285,13 +294,19 @@ fn treblecross_matches_minimax_on_random_strips_of_15_to_20_cells() {
             // Sparse strips: each cell an X with probability 1/6, so many stay undecided.
             let mask = (0..n).fold(0u32, |m, i| m | u32::from(rng.random_range(0..6) == 0) << i);
             let text = treble_text(mask, n);
-            let got = TreblecrossStrip::parse(&text).unwrap().analyse(&mut seq);
+            let got = TreblecrossStrip::parse(&text)
+                .unwrap()
+                .analyse(&mut seq, &Meter::unlimited())
+                .unwrap();
             let (win, moves) = reference.analyse(mask);
             let shown = String::from_utf8_lossy(&text);
             assert_eq!((got.winning, got.winning_moves), (win, moves), "{shown}");
         }
         let (win, moves) = reference.analyse(0);
-        let got = TreblecrossStrip::parse(&treble_text(0, n)).unwrap().analyse(&mut seq);
+        let got = TreblecrossStrip::parse(&treble_text(0, n))
+            .unwrap()
+            .analyse(&mut seq, &Meter::unlimited())
+            .unwrap();
         assert_eq!((got.winning, got.winning_moves), (win, moves), "empty strip of {n}");
     }
 }
@@ -311,11 +326,17 @@ fn treblecross_published_samples() {
     ];
     let mut seq = NimSequence::new(OctalGame::dot007());
     for (text, winning, moves) in cases {
-        let a = TreblecrossStrip::parse(text.as_bytes()).unwrap().analyse(&mut seq);
+        let a = TreblecrossStrip::parse(text.as_bytes())
+            .unwrap()
+            .analyse(&mut seq, &Meter::unlimited())
+            .unwrap();
         let one_based: Vec<usize> = a.winning_moves.iter().map(|m| m + 1).collect();
         assert_eq!((a.winning, one_based.as_slice()), (winning, moves), "{text}");
     }
-    let a = TreblecrossStrip::parse(b"..XXX..").unwrap().analyse(&mut seq);
+    let a = TreblecrossStrip::parse(b"..XXX..")
+        .unwrap()
+        .analyse(&mut seq, &Meter::unlimited())
+        .unwrap();
     assert!(!a.winning && a.winning_moves.is_empty());
 }
 
@@ -396,7 +417,11 @@ fn lol_matches_plain_value_on_every_strip_up_to_8_cells() {
             let mine = reference.value(code);
             let shown = String::from_utf8_lossy(&text);
             assert_eq!(plain_value(&strip).as_i8(), mine, "plain_value of {shown}");
-            assert_eq!(solver.value(&strip).as_i8(), mine, "LolSolver::value of {shown}");
+            assert_eq!(
+                solver.value(&strip, &Meter::unlimited()).unwrap().as_i8(),
+                mine,
+                "LolSolver::value of {shown}"
+            );
             seen[(mine + 1) as usize] += 1;
         }
         if n >= 3 {
@@ -412,7 +437,10 @@ fn lol_matches_minimax_on_every_strip_of_9_and_10_cells() {
         let mut reference = LolMinimax::new(n);
         for code in 0..3u32.pow(n as u32) {
             let text = lol_text(code, n);
-            let got = solver.value(&LolStrip::parse(&text).unwrap()).as_i8();
+            let got = solver
+                .value(&LolStrip::parse(&text).unwrap(), &Meter::unlimited())
+                .unwrap()
+                .as_i8();
             assert_eq!(got, reference.value(code), "{}", String::from_utf8_lossy(&text));
         }
     }
@@ -424,7 +452,8 @@ fn lol_fresh_solver_matches_minimax_on_every_strip_of_7_cells() {
     let mut reference = LolMinimax::new(7);
     for code in (0..3u32.pow(7)).step_by(5) {
         let text = lol_text(code, 7);
-        let got = LolSolver::new().value(&LolStrip::parse(&text).unwrap());
+        let got =
+            LolSolver::new().value(&LolStrip::parse(&text).unwrap(), &Meter::unlimited()).unwrap();
         assert_eq!(got.as_i8(), reference.value(code), "{}", String::from_utf8_lossy(&text));
     }
 }
@@ -451,12 +480,15 @@ fn lol_matches_minimax_on_random_strips_of_9_to_14_cells() {
             let code = digits.iter().rev().fold(0, |acc, &d| acc * 3 + d);
             let text = lol_text(code, n);
             let want = reference.value(code);
-            let got = solver.value(&LolStrip::parse(&text).unwrap()).as_i8();
+            let got = solver
+                .value(&LolStrip::parse(&text).unwrap(), &Meter::unlimited())
+                .unwrap()
+                .as_i8();
             assert_eq!(got, want, "{}", String::from_utf8_lossy(&text));
             seen[(want + 1) as usize] += 1;
         }
         // The empty strip of this length too.
-        let got = solver.value(&LolStrip::empty(n).unwrap()).as_i8();
+        let got = solver.value(&LolStrip::empty(n).unwrap(), &Meter::unlimited()).unwrap().as_i8();
         assert_eq!(got, reference.value(0), "empty strip of {n}");
     }
     assert!(seen.iter().all(|&k| k > 0), "all three values occur: {seen:?}");
@@ -472,12 +504,19 @@ fn lol_published_values_of_empty_strips() {
             8..=14 => Value::Draw,
             _ => Value::Loss, // 16 and 18: the second player wins
         };
-        assert_eq!(solver.value(&LolStrip::empty(n).unwrap()), want, "empty strip of {n}");
+        assert_eq!(
+            solver.value(&LolStrip::empty(n).unwrap(), &Meter::unlimited()).unwrap(),
+            want,
+            "empty strip of {n}"
+        );
     }
     // The judge's sample.
     for (text, want) in [("***", 0), ("L**L", -1), ("L**L***L", 1), ("L*****L", 1)] {
         assert_eq!(
-            solver.value(&LolStrip::parse(text.as_bytes()).unwrap()).as_i8(),
+            solver
+                .value(&LolStrip::parse(text.as_bytes()).unwrap(), &Meter::unlimited())
+                .unwrap()
+                .as_i8(),
             want,
             "{text}"
         );
@@ -485,7 +524,7 @@ fn lol_published_values_of_empty_strips() {
     // A strip that already reads LOL was won by the previous player.
     for text in ["LOL", "*LOL*", "LOLOL", "OOLOL**"] {
         let strip = LolStrip::parse(text.as_bytes()).unwrap();
-        assert_eq!(solver.value(&strip), Value::Loss, "{text}");
+        assert_eq!(solver.value(&strip, &Meter::unlimited()).unwrap(), Value::Loss, "{text}");
         assert_eq!(plain_value(&strip), Value::Loss, "{text}");
     }
 }

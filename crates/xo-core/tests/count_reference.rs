@@ -4,6 +4,7 @@
 
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::collections::HashSet;
+use xo_core::budget::Meter;
 use xo_core::game::Game;
 use xo_core::games::board::Board;
 use xo_core::rules::{parse_game, Marks, Position, Rules};
@@ -181,7 +182,11 @@ fn retrograde_reachability_matches_forward_search() {
                 }
                 c /= alphabet;
             }
-            assert_eq!(reach.is_reachable(&pos), forward.contains(&pos), "{name} {pos:?}");
+            assert_eq!(
+                reach.is_reachable(&pos, &Meter::unlimited()).unwrap(),
+                forward.contains(&pos),
+                "{name} {pos:?}"
+            );
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use xo_core::budget::{Budget, Limit, Meter};
+use xo_core::budget::{Budget, Limit, Meter, Ticker};
 use xo_core::game::Game;
 use xo_core::games::board::Board;
 use xo_core::games::gravity::{fits_gravity, Bits, GravityBoard};
@@ -140,7 +140,7 @@ fn the_128_bit_layout_matches_the_general_negamax_in_the_middle_game() {
         for _ in 0..6 {
             let pos = random_position(&rules, &mut rng, stones);
             let g = board.from_position(&pos).unwrap();
-            let want = searcher.score(&general.encode(&pos)).unwrap();
+            let want = searcher.score(&general.encode(&pos), &Meter::unlimited()).unwrap();
             let score = solver.score(&g, &meter).unwrap();
             assert_eq!(to_scored(&board, g.plies(), score), want, "{game} {}", pos.to_text(&rules));
         }
@@ -217,7 +217,9 @@ fn threads_change_no_answer() {
         let openings = std::iter::once(String::new()).chain((1..=w).map(|c| c.to_string()));
         for moves in openings {
             let g = board.from_moves(&moves).unwrap();
-            let want = searcher.score(&general.play_columns(&moves).unwrap()).unwrap();
+            let want = searcher
+                .score(&general.play_columns(&moves).unwrap(), &Meter::unlimited())
+                .unwrap();
             let score = solver.score(&g, &meter).unwrap();
             assert_eq!(to_scored(&board, g.plies(), score), want, "{game} after {moves:?}");
             assert_eq!(solver.value(&g, &meter).unwrap(), want.value, "{game} after {moves:?}");
@@ -286,7 +288,7 @@ fn small_empty_boards_agree_with_the_general_negamax() {
         let score = solver.score(&board.start(), &meter).unwrap();
         let general = Board::new(&rules).unwrap();
         let mut searcher = Searcher::new(&general, 1 << 24);
-        let want = searcher.score(&Default::default()).unwrap();
+        let want = searcher.score(&Default::default(), &Meter::unlimited()).unwrap();
         assert_eq!(to_scored(&board, 0, score), want, "{game}: score {score}");
         assert_eq!(solver.value(&board.start(), &meter).unwrap(), want.value, "{game}");
     }
@@ -340,6 +342,23 @@ fn budgets_stop_the_search() {
 }
 
 #[test]
+fn a_job_on_two_threads_spends_one_node_budget() {
+    let board = GravityBoard::new(7, 6, 4).unwrap();
+    let budget = 200_000;
+    for threads in [1, 2] {
+        // Every thread's positions count against the one budget: the job passes it by at most
+        // the batch each thread has not yet reported, however many threads it has.
+        let mut solver = GravitySolver::new(&board, 1 << 20);
+        solver.set_threads(threads);
+        let meter = Meter::new(Budget::default().with_max_nodes(budget));
+        assert_eq!(solver.score(&board.start(), &meter).unwrap_err().limit, Limit::Nodes);
+        let most = budget + 2 * Ticker::BATCH;
+        assert!(solver.nodes() <= most, "{threads} threads: {} positions", solver.nodes());
+        assert!(meter.nodes() <= most, "{threads} threads: {} counted", meter.nodes());
+    }
+}
+
+#[test]
 fn positions_convert_from_xo_positions() {
     let rules = parse_game("connect4").unwrap();
     let board = GravityBoard::from_rules(&rules).unwrap();
@@ -376,7 +395,7 @@ fn against_general(game: &str, min_stones: u32, positions: usize) {
         let stones = rng.random_range(min_stones..=rules.cells() as u32);
         let pos = random_position(&rules, &mut rng, stones);
         let g = board.from_position(&pos).unwrap();
-        let want = searcher.score(&general.encode(&pos)).unwrap();
+        let want = searcher.score(&general.encode(&pos), &Meter::unlimited()).unwrap();
         let score = solver.score(&g, &meter).unwrap();
         let text = pos.to_text(&rules);
         assert_eq!(to_scored(&board, g.plies(), score), want, "{game} {text}: score {score}");

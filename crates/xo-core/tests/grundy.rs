@@ -17,7 +17,7 @@ fn game(code: &str) -> OctalGame {
 
 fn period_of(code: &str, upto: usize) -> Option<Periodicity> {
     let g = game(code);
-    find_period(&g, &nim_sequence(&g, upto))
+    find_period(&g, &nim_sequence(&g, upto, &Meter::unlimited()).unwrap())
 }
 
 #[test]
@@ -43,19 +43,19 @@ fn periods_need_enough_data() {
 
 #[test]
 fn dot007_facts() {
-    let g = nim_sequence(&OctalGame::dot007(), 15);
+    let g = nim_sequence(&OctalGame::dot007(), 15, &Meter::unlimited()).unwrap();
     assert_eq!(g, vec![0, 0, 0, 1, 1, 1, 2, 2, 0, 3, 3, 1, 1, 1, 0, 4]);
     let treblecross = game("treblecross");
-    assert_eq!(nim_sequence(&treblecross, 15), g);
+    assert_eq!(nim_sequence(&treblecross, 15, &Meter::unlimited()).unwrap(), g);
     // Its free runs are .11337 heaps of the run's length: the same values, shifted by two.
-    let runs = nim_sequence(&game("0.11337"), 2000);
-    let dot007 = nim_sequence(&OctalGame::dot007(), 2002);
+    let runs = nim_sequence(&game("0.11337"), 2000, &Meter::unlimited()).unwrap();
+    let dot007 = nim_sequence(&OctalGame::dot007(), 2002, &Meter::unlimited()).unwrap();
     assert_eq!(&runs[..], &dot007[2..]);
 }
 
 #[test]
 fn dot007_largest_value_below_2_pow_17() {
-    let g = nim_sequence(&OctalGame::dot007(), (1 << 17) - 1);
+    let g = nim_sequence(&OctalGame::dot007(), (1 << 17) - 1, &Meter::unlimited()).unwrap();
     let s = Summary::of(&OctalGame::dot007(), &g);
     assert_eq!((s.largest, s.largest_at), (1024, 109_362));
 }
@@ -80,7 +80,11 @@ fn methods_agree_with_plain_on_named_games() {
             Method::Candidates { prefix: 300 },
         ] {
             let mut seq = NimSequence::with_method(g.clone(), method);
-            assert_eq!(seq.extend_to(n), &plain[..], "{code} {method:?}");
+            assert_eq!(
+                seq.extend_to(n, &Meter::unlimited()).unwrap(),
+                &plain[..],
+                "{code} {method:?}"
+            );
         }
     }
 }
@@ -92,8 +96,8 @@ fn candidate_testing_on_two_threads_matches_bitset() {
     let mut tested =
         NimSequence::with_method(OctalGame::dot007(), Method::Candidates { prefix: 64 });
     let mut bitset = NimSequence::with_method(OctalGame::dot007(), Method::Bitset);
-    tested.extend_to(n);
-    assert_eq!(tested.values(), bitset.extend_to(n));
+    tested.extend_to(n, &Meter::unlimited()).unwrap();
+    assert_eq!(tested.values(), bitset.extend_to(n, &Meter::unlimited()).unwrap());
     let stats = tested.stats();
     assert_eq!(stats.candidate_heaps, n as u64 + 1);
     assert!(stats.candidates_rejected > 0);
@@ -133,11 +137,11 @@ fn filtered_pass_on_threads_matches_bitset() {
         let n = 12_000;
         let mut filtered = NimSequence::with_method(g.clone(), Method::Filtered);
         let mut bitset = NimSequence::with_method(g.clone(), Method::Bitset);
-        // In steps, as `extend_within` and Treblecross analysis grow it.
+        // In steps, as `extend_to` and Treblecross analysis grow it.
         for upto in [5000, 5001, 9000, n] {
-            filtered.extend_to(upto);
+            filtered.extend_to(upto, &Meter::unlimited()).unwrap();
         }
-        assert_eq!(filtered.values(), bitset.extend_to(n), "{code}");
+        assert_eq!(filtered.values(), bitset.extend_to(n, &Meter::unlimited()).unwrap(), "{code}");
         let stats = filtered.stats();
         if filtered_pass_available() {
             assert!(stats.filtered_heaps > 10_000, "{code}: {stats:?}");
@@ -147,7 +151,7 @@ fn filtered_pass_on_threads_matches_bitset() {
         // The same passes with the scalar kernel, on any CPU.
         let mut scalar = NimSequence::with_method(g.clone(), Method::FilteredScalar);
         for upto in [5000, 5001, 9000, n] {
-            scalar.extend_to(upto);
+            scalar.extend_to(upto, &Meter::unlimited()).unwrap();
         }
         assert_eq!(scalar.values(), filtered.values(), "{code}");
         let scalar_stats = scalar.stats();
@@ -165,7 +169,7 @@ fn filtered_pass_on_threads_matches_bitset() {
 fn incremental_extension_matches_one_shot() {
     let mut seq = NimSequence::new(OctalGame::dot007());
     for upto in [0, 1, 5, 100, 1023, 1024, 1025, 3000, 2999, 5000] {
-        seq.extend_to(upto);
+        seq.extend_to(upto, &Meter::unlimited()).unwrap();
     }
     assert_eq!(seq.values(), &nim_sequence_plain(&OctalGame::dot007(), 5000)[..]);
 }
@@ -191,22 +195,22 @@ proptest! {
         let n = 1500;
         let plain = nim_sequence_plain(&g, n);
         let mut forced = NimSequence::with_method(g.clone(), Method::Sparse { review_from: review, force: true });
-        prop_assert_eq!(forced.extend_to(n), &plain[..]);
+        prop_assert_eq!(forced.extend_to(n, &Meter::unlimited()).unwrap(), &plain[..]);
         // Candidate testing from a prefix short enough that most values are decided by the scan.
         let mut tested = NimSequence::with_method(g.clone(), Method::Candidates { prefix: review / 8 + 1 });
-        prop_assert_eq!(tested.extend_to(n), &plain[..]);
+        prop_assert_eq!(tested.extend_to(n, &Meter::unlimited()).unwrap(), &plain[..]);
         // The filtered pass filters heaps with more than 1024 splits, and spreads heaps over
         // threads from 4096 on.
         let long = 5000;
         let plain_long = nim_sequence_plain(&g, long);
         let mut filtered = NimSequence::with_method(g.clone(), Method::Filtered);
-        prop_assert_eq!(filtered.extend_to(long), &plain_long[..]);
+        prop_assert_eq!(filtered.extend_to(long, &Meter::unlimited()).unwrap(), &plain_long[..]);
         let mut scalar = NimSequence::with_method(g.clone(), Method::FilteredScalar);
-        prop_assert_eq!(scalar.extend_to(long), &plain_long[..]);
-        prop_assert_eq!(&nim_sequence(&g, n), &plain);
+        prop_assert_eq!(scalar.extend_to(long, &Meter::unlimited()).unwrap(), &plain_long[..]);
+        prop_assert_eq!(&nim_sequence(&g, n, &Meter::unlimited()).unwrap(), &plain);
         // A reported period holds on three times the data.
         if let Some(p) = find_period(&g, &plain) {
-            let more = nim_sequence(&g, 3 * n);
+            let more = nim_sequence(&g, 3 * n, &Meter::unlimited()).unwrap();
             for i in p.preperiod..=3 * n - p.period {
                 prop_assert_eq!(more[i], more[i + p.period]);
             }
@@ -225,7 +229,7 @@ proptest! {
         prop_assume!(code.parse::<OctalGame>().is_ok(), "{} is no game", code);
         let g = game(&code);
         let plain = nim_sequence_plain(&g, 120);
-        prop_assert_eq!(&nim_sequence(&g, 120), &plain);
+        prop_assert_eq!(&nim_sequence(&g, 120, &Meter::unlimited()).unwrap(), &plain);
     }
 
     #[test]
@@ -234,7 +238,7 @@ proptest! {
         prop_assume!(code.parse::<OctalGame>().is_ok(), "{} is no game", code);
         let g = game(&code);
         let mut seq = NimSequence::new(g.clone());
-        let a = analyse_sum(&mut seq, &heaps).unwrap();
+        let a = analyse_sum(&mut seq, &heaps, &Meter::unlimited()).unwrap();
         let mut memo = HashMap::new();
         prop_assert_eq!(a.value == Value::Win, wins(&g, sorted(heaps.clone()), &mut memo));
         // Every move, by brute force: winning exactly when it leaves a lost position.
@@ -305,54 +309,54 @@ fn wins(g: &OctalGame, heaps: Vec<usize>, memo: &mut HashMap<Vec<usize>, bool>) 
     result
 }
 
-// Budgets: `extend_within` stops at the meter's limits and keeps what it computed.
+// Budgets: `extend_to` stops at the meter's limits and keeps what it computed.
 
 #[test]
-fn a_tiny_node_budget_stops_extend_within_and_keeps_correct_values() {
+fn a_tiny_node_budget_stops_extend_to_and_keeps_correct_values() {
     let g = OctalGame::dot007();
     let meter = Meter::new(Budget::default().with_max_nodes(100));
     let mut seq = NimSequence::new(g.clone());
-    let stopped = seq.extend_within(200_000, &meter).unwrap_err();
+    let stopped = seq.extend_to(200_000, &meter).unwrap_err();
     assert_eq!(stopped.limit, Limit::Nodes);
     let got = seq.values().len();
     assert!(got > 100 && got < 200_001, "{got}");
     assert_eq!(stopped.reached, format!("Grundy values up to heap {} of 200000", got - 1));
     assert_eq!(seq.values(), &nim_sequence_plain(&g, got - 1)[..]);
     // The values kept are a good start for the next call.
-    assert!(seq.extend_within(got + 10, &Meter::new(Budget::default())).is_ok());
+    assert!(seq.extend_to(got + 10, &Meter::new(Budget::default())).is_ok());
     assert_eq!(seq.values(), &nim_sequence_plain(&g, got + 10)[..]);
 }
 
 #[test]
-fn a_zero_timeout_stops_extend_within_at_the_first_reading_of_the_clock() {
+fn a_zero_timeout_stops_extend_to_at_the_first_reading_of_the_clock() {
     let g = game("0.07");
     let meter = Meter::new(Budget::default().with_timeout(Duration::ZERO));
     let mut seq = NimSequence::new(g.clone());
-    let stopped = seq.extend_within(1_000_000, &meter).unwrap_err();
+    let stopped = seq.extend_to(1_000_000, &meter).unwrap_err();
     assert_eq!(stopped.limit, Limit::Time);
     let got = seq.values().len();
     assert!(got < 20_000, "{got}");
     assert_eq!(seq.values(), &nim_sequence_plain(&g, got - 1)[..]);
     // A stopped meter stops every later call that has work to do, at once.
-    let again = seq.extend_within(1_000_000, &meter).unwrap_err();
+    let again = seq.extend_to(1_000_000, &meter).unwrap_err();
     assert_eq!(again.limit, Limit::Time);
 }
 
 #[test]
-fn a_memory_budget_too_small_stops_extend_within_before_allocating() {
+fn a_memory_budget_too_small_stops_extend_to_before_allocating() {
     let mut seq = NimSequence::new(OctalGame::dot007());
-    seq.extend_to(100);
+    seq.extend_to(100, &Meter::unlimited()).unwrap();
     let meter = Meter::new(Budget::default().with_memory(100_000));
-    let stopped = seq.extend_within(1_000_000, &meter).unwrap_err();
+    let stopped = seq.extend_to(1_000_000, &meter).unwrap_err();
     assert_eq!(stopped.limit, Limit::Memory);
     assert_eq!(stopped.nodes, 0);
     assert_eq!(seq.values().len(), 101);
     assert_eq!(stopped.reached, "Grundy values up to heap 100 of 1000000");
     // Within the budget, the same meter would have allowed a smaller extension, but it has
     // stopped: every later call with work to do fails with the same limit.
-    assert_eq!(seq.extend_within(200, &meter).unwrap_err().limit, Limit::Memory);
+    assert_eq!(seq.extend_to(200, &meter).unwrap_err().limit, Limit::Memory);
     // Values already there need no memory.
-    assert!(seq.extend_within(100, &meter).is_ok());
+    assert!(seq.extend_to(100, &meter).is_ok());
 }
 
 #[test]
@@ -373,7 +377,7 @@ fn the_worker_threads_stop_promptly_when_the_meter_does() {
                     meter.cancel();
                 });
             }
-            seq.extend_within(10_000_000, &meter).unwrap_err()
+            seq.extend_to(10_000_000, &meter).unwrap_err()
         });
         let took = started.elapsed();
         // Issue 20: a cancelled job says it was cancelled, not that it ran out of time.
@@ -384,7 +388,11 @@ fn the_worker_threads_stop_promptly_when_the_meter_does() {
         assert!(got > 4096 && got < 10_000_001, "cancel {cancel}: {got}");
         let check = got.min(20_000);
         let mut bitset = NimSequence::with_method(g.clone(), Method::Bitset);
-        assert_eq!(&seq.values()[..check], bitset.extend_to(check - 1), "cancel {cancel}");
+        assert_eq!(
+            &seq.values()[..check],
+            bitset.extend_to(check - 1, &Meter::unlimited()).unwrap(),
+            "cancel {cancel}"
+        );
         assert!(meter.nodes() >= got as u64 - 1, "cancel {cancel}: {} < {got}", meter.nodes());
     }
 }

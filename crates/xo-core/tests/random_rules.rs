@@ -12,6 +12,7 @@
 //!     by outcome.
 
 use proptest::prelude::*;
+use xo_core::budget::Meter;
 use xo_core::game::Game;
 use xo_core::games::board::{Board, BoardMove, BoardPosition};
 use xo_core::rules::{Goal, Marks, Position, Rules};
@@ -189,10 +190,10 @@ proptest! {
         let bits = board.encode(&pos);
         let mut searcher = Searcher::new(&board, 1 << 20);
         let expected = plain_score(&rules, &pos);
-        let analysis = searcher.analyse(&bits).expect("no limits");
+        let analysis = searcher.analyse(&bits, &Meter::unlimited()).expect("no limits");
         prop_assert_eq!(analysis.scored, expected, "{}: analyse {}", &rules.name, &text);
-        prop_assert_eq!(searcher.score(&bits).expect("no limits"), expected, "{}: score {}", &rules.name, &text);
-        prop_assert_eq!(searcher.value(&bits).expect("no limits"), expected.value, "{}: value {}", &rules.name, &text);
+        prop_assert_eq!(searcher.score(&bits, &Meter::unlimited()).expect("no limits"), expected, "{}: score {}", &rules.name, &text);
+        prop_assert_eq!(searcher.value(&bits, &Meter::unlimited()).expect("no limits"), expected.value, "{}: value {}", &rules.name, &text);
         let mut moves: Vec<(usize, u8)> =
             analysis.moves.iter().map(|m| (m.mv.cell as usize, m.mv.mark)).collect();
         moves.sort_unstable();

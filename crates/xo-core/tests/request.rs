@@ -96,7 +96,7 @@ fn grundy_values_take_over_past_the_threshold_and_agree_with_the_search() {
         // The search (itself tested against plain minimax) on the same strip.
         let board = Board::new(&rules).unwrap();
         let mut searcher = Searcher::new(&board, 1 << 22);
-        let a = searcher.analyse(&board.encode(&pos)).unwrap();
+        let a = searcher.analyse(&board.encode(&pos), &Meter::unlimited()).unwrap();
         assert_eq!(r.value, Some(a.scored.value), "{text}");
         let mut want: Vec<(String, Value)> = a
             .moves

@@ -2,6 +2,7 @@
 //! positions of every family member: value and remoteness of the position and of every move.
 
 use rand::{rngs::StdRng, Rng, SeedableRng};
+use xo_core::budget::Meter;
 use xo_core::game::Game;
 use xo_core::games::board::{Board, BoardMove};
 use xo_core::rules::{parse_game, Position, Rules, Setup};
@@ -27,11 +28,11 @@ fn check_game(rules: &Rules, min_plies: usize, count: usize, seed: u64) {
         let Some(pos) = random_position(rules, plies, &mut rng) else { continue };
         let text = pos.to_text(rules);
         let bits = board.encode(&pos);
-        let analysis = searcher.analyse(&bits).unwrap();
+        let analysis = searcher.analyse(&bits, &Meter::unlimited()).unwrap();
         let expected = plain_score(rules, &pos);
         assert_eq!(analysis.scored, expected, "{} position {text}", rules.name);
         assert_eq!(
-            searcher.value(&bits).unwrap(),
+            searcher.value(&bits, &Meter::unlimited()).unwrap(),
             expected.value,
             "{} value of {text}",
             rules.name
@@ -115,7 +116,8 @@ fn empty_boards_have_their_published_values() {
     ];
     for (name, value) in cases {
         let board = Board::new(&parse_game(name).unwrap()).unwrap();
-        let got = Searcher::new(&board, 1 << 24).value(&Default::default()).unwrap();
+        let got =
+            Searcher::new(&board, 1 << 24).value(&Default::default(), &Meter::unlimited()).unwrap();
         assert_eq!(got, value, "{name}");
     }
 }
@@ -124,7 +126,8 @@ fn empty_boards_have_their_published_values() {
 fn lol_strips_have_their_published_values() {
     for n in 1..=14u32 {
         let board = Board::new(&parse_game(&format!("lol:{n}")).unwrap()).unwrap();
-        let got = Searcher::new(&board, 1 << 24).value(&Default::default()).unwrap();
+        let got =
+            Searcher::new(&board, 1 << 24).value(&Default::default(), &Meter::unlimited()).unwrap();
         let want = if n >= 7 && n % 2 == 1 { Value::Win } else { Value::Draw };
         assert_eq!(got, want, "lol:{n}");
     }

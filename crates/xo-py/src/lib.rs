@@ -49,9 +49,13 @@ fn keyword(limit: Limit) -> &'static str {
     }
 }
 
-/// The message of a job stopped at its budget: the stop, then how to raise the budget.
+/// The message of a job stopped at its budget: the stop, then how to raise the budget (a
+/// cancelled job says so, and names no budget).
 fn over_message(stopped: &Stopped) -> String {
-    format!("{stopped}; raise it with {}", keyword(stopped.limit))
+    match stopped.limit {
+        Limit::Cancelled => stopped.to_string(),
+        limit => format!("{stopped}; raise it with {}", keyword(limit)),
+    }
 }
 
 /// A report as the command's `--json` prints it.

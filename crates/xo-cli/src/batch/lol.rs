@@ -61,7 +61,7 @@ impl Answerer for LolAnswerer {
         if self.solver.table_len() > TABLE_LIMIT {
             self.solver.clear();
         }
-        let value = self.solver.value_within(&strip, &self.meter)?;
+        let value = self.solver.value(&strip, &self.meter)?;
         out.extend_from_slice(match value.as_i8() {
             1 => b"1\n",
             0 => b"0\n",

@@ -120,8 +120,8 @@ fn drive<A: Answerer, R: Read>(
             None => lines.next_case(A::MAX_LINE),
         };
         case += 1;
-        if line.is_ok() && ticker.tick(Some(answerer.meter())) {
-            if let Err(stopped) = ticker.finish(Some(answerer.meter()), ()) {
+        if line.is_ok() && ticker.tick(answerer.meter()) {
+            if let Err(stopped) = ticker.finish(answerer.meter(), ()) {
                 result = Err(lines.stopped(stopped));
                 break;
             }

@@ -61,7 +61,7 @@ impl Answerer for TreblecrossAnswerer {
     fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), CaseError> {
         let strip = TreblecrossStrip::parse(case)
             .map_err(|e| format!("expected a strip over '.X' of at least 3 cells: {e}"))?;
-        let analysis = strip.analyse_within(&mut self.values, &self.meter).map_err(|stopped| {
+        let analysis = strip.analyse(&mut self.values, &self.meter).map_err(|stopped| {
             let longest = strip.free_runs().iter().map(|&(_, len)| len).max().unwrap_or(0);
             let reached = stopped.reached.clone();
             stopped.reaching(format!("a free run of {longest} cells ({reached})"))

@@ -169,9 +169,11 @@ impl Plan {
         }
     }
 
-    /// Threads for the engines that use them (the gravity engine).
+    /// Threads for the engines that use them (the gravity engine, the nim-sequence; the Grundy
+    /// analyses of sums and strips take the query's threads as they run).
     pub fn set_threads(&mut self, threads: usize) {
         match self {
+            Plan::Sequence(seq) => *seq = seq.clone().with_threads(threads),
             Plan::Solve(Solver::Gravity64(g), _) | Plan::Best(Solver::Gravity64(g), ..) => {
                 g.threads = threads
             }

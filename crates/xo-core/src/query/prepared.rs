@@ -124,7 +124,7 @@ impl Query {
             Game::Octal(octal) => octal_plan(&game, octal, source, question, mv)?,
             Game::Placement(rules) => placement_plan(&game, rules, source, question, mv)?,
         };
-        Ok(Query { game, subject, question, plan, threads: 1 })
+        Ok(Query { game, subject, question, plan, threads: 1 }.with_threads(1))
     }
 
     /// The same query, answered with an opening book where the engine takes one (the gravity
@@ -149,7 +149,8 @@ impl Query {
     }
 
     /// The same query, allowed `threads` threads where its engine can use them (the gravity
-    /// engine: one shared table; the answer is the same with any number). One by default; see
+    /// engine: one shared table; the Grundy engine: nim-sequences, sums of heaps, Treblecross;
+    /// the answer is the same with any number). One by default; see
     /// [`threads::allowed`](crate::threads::allowed) for the policy front ends apply first.
     ///
     /// ```

@@ -28,6 +28,8 @@ const FIRST_BLOCK: usize = 4096;
 pub struct SequenceQuery {
     game: OctalGame,
     upto: usize,
+    /// Threads the engine may use (the thread policy's default unless set).
+    threads: usize,
 }
 
 impl SequenceQuery {
@@ -47,7 +49,7 @@ impl SequenceQuery {
                 "--upto {upto} is too large: at most {limit} for octal:{octal}"
             )));
         }
-        Ok(SequenceQuery { game: octal, upto })
+        Ok(SequenceQuery { game: octal, upto, threads: crate::threads::allowed(None, usize::MAX) })
     }
 
     /// The octal game.
@@ -58,6 +60,24 @@ impl SequenceQuery {
     /// The largest heap.
     pub fn upto(&self) -> usize {
         self.upto
+    }
+
+    /// The same query, allowed `threads` threads (see [`NimSequence::set_threads`]; the values
+    /// are the same with any number).
+    ///
+    /// ```
+    /// use xo_core::query::{Game, SequenceQuery};
+    /// let q = SequenceQuery::new(&Game::parse("kayles").unwrap(), 100).unwrap().with_threads(1);
+    /// assert_eq!(q.threads(), 1);
+    /// ```
+    pub fn with_threads(mut self, threads: usize) -> SequenceQuery {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// The threads the engine may use.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The report's shape with nothing known, for a sequence stopped at its budget: the same
@@ -172,13 +192,15 @@ pub fn sequence(query: &SequenceQuery, meter: &Meter) -> Result<SequenceReport, 
     // The values reported, 4 bytes a heap, whether computed or arithmetic: checked first, so a
     // sequence beyond the memory budget stops at once (the engine asks for more as it goes).
     let bytes = (upto as u64 + 1).saturating_mul(std::mem::size_of::<Grundy>() as u64);
-    meter.reserve(bytes).map_err(|s| s.reaching(format!("values of heaps 0..={upto}")))?;
+    let _reported =
+        meter.reserve(bytes).map_err(|s| s.reaching(format!("values of heaps 0..={upto}")))?;
     let mut seq = NimSequence::new(query.game.clone());
+    seq.set_threads(query.threads);
     // In growing blocks until the Guy-Smith theorem proves a period: the values beyond it are
     // arithmetic (Kayles to a million heaps needs 4,096 of them computed).
     let mut block = upto.min(FIRST_BLOCK - 1);
     let proven = loop {
-        seq.extend_within(block, meter)?;
+        seq.extend_to(block, meter)?;
         if block >= upto {
             break None;
         }

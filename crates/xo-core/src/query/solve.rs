@@ -8,7 +8,7 @@ use crate::games::board::{Board, BoardPosition};
 use crate::games::lol::{Cell, LolStrip};
 use crate::games::treblecross::TreblecrossStrip;
 use crate::rules::{move_name, move_order, Rules};
-use crate::solve::grundy::{analyse_sum_within, NimSequence, SumError};
+use crate::solve::grundy::{analyse_sum, NimSequence, SumError};
 use crate::solve::lol::LolSolver;
 use crate::solve::negamax::Searcher;
 use crate::Value;
@@ -39,10 +39,11 @@ pub(super) fn solve(
         Solver::Lol { strip, cells, marks } => {
             lol_components(strip, cells, *marks, asked, meter, r)?
         }
-        Solver::Treblecross(strip) => treblecross(strip, asked, meter, r)?,
+        Solver::Treblecross(strip) => treblecross(strip, asked, query.threads(), meter, r)?,
         Solver::Heaps { game, heaps, search } => {
             let mut seq = NimSequence::new(game.clone());
-            let a = analyse_sum_within(&mut seq, heaps, meter).map_err(|e| match e {
+            seq.set_threads(query.threads());
+            let a = analyse_sum(&mut seq, heaps, meter).map_err(|e| match e {
                 SumError::Stopped(s) => s,
                 // Heap sizes were checked when the query was made; a size past the engines'
                 // would need more memory than any budget gives.
@@ -162,19 +163,18 @@ fn negamax(
     let rules = board.rules();
     let empty = rules.cells() as u32 - bits.filled().count_ones();
     let bytes = table_bytes(empty, meter.budget().memory_bytes);
-    meter.reserve(bytes)?;
+    let _table = meter.reserve(bytes)?;
     let mut searcher = Searcher::new(board, usize::try_from(bytes).unwrap_or(usize::MAX));
-    searcher.set_meter(meter);
     if value_only {
-        report.value = Some(searcher.value(bits)?);
+        report.value = Some(searcher.value(bits, meter)?);
         return Ok(());
     }
     if score_only {
-        let scored = searcher.score(bits)?;
+        let scored = searcher.score(bits, meter)?;
         (report.value, report.remoteness) = (Some(scored.value), Some(scored.remoteness));
         return Ok(());
     }
-    let a = searcher.analyse(bits)?;
+    let a = searcher.analyse(bits, meter)?;
     report.value = Some(a.scored.value);
     report.remoteness = Some(a.scored.remoteness);
     let mut moves = a.moves;
@@ -204,7 +204,7 @@ fn gravity<B: crate::games::gravity::Bits>(
     use crate::solve::gravity::{to_scored, GravitySolver};
     let GravityInput { board, bits, plies, book, threads } = input;
     let bytes = GravitySolver::suggested_table_bytes(board, *plies, meter.budget().memory_bytes);
-    meter.reserve(bytes as u64)?;
+    // The solver reserves its table on the meter as it allocates it.
     let mut solver = GravitySolver::new(board, bytes);
     solver.set_threads(*threads);
     if let Some(book) = book {
@@ -251,9 +251,9 @@ fn lol_components(
     report: &mut SolveReport,
 ) -> Result<(), Stopped> {
     let (value_only, winning_only) = (asked.value_only || asked.score_only, asked.winning_only);
-    meter.reserve(cells.len() as u64)?;
+    let _strip = meter.reserve(cells.len() as u64)?;
     let mut solver = LolSolver::new();
-    report.value = Some(solver.value_within(strip, meter)?);
+    report.value = Some(solver.value(strip, meter)?);
     if value_only {
         return Ok(());
     }
@@ -265,7 +265,7 @@ fn lol_components(
                 continue;
             }
             for (letter, cell) in marks {
-                let value = -solver.value_within(&strip.play(i, cell), meter)?;
+                let value = -solver.value(&strip.play(i, cell), meter)?;
                 if !winning_only || value == Value::Win {
                     let name = format!("{}{letter}", i + 1);
                     moves.push(MoveReport { name, value, remoteness: None, score: None });
@@ -281,13 +281,15 @@ fn lol_components(
 fn treblecross(
     strip: &TreblecrossStrip,
     asked: Asked,
+    threads: usize,
     meter: &Meter,
     report: &mut SolveReport,
 ) -> Result<(), Stopped> {
     let (value_only, winning_only) = (asked.value_only || asked.score_only, asked.winning_only);
-    meter.reserve(strip.len() as u64)?;
+    let _strip = meter.reserve(strip.len() as u64)?;
     let mut seq = NimSequence::new(crate::games::octal::OctalGame::dot007());
-    let analysis = strip.analyse_within(&mut seq, meter)?;
+    seq.set_threads(threads);
+    let analysis = strip.analyse(&mut seq, meter)?;
     meter.check()?;
     report.value = Some(if analysis.winning { Value::Win } else { Value::Loss });
     if value_only {

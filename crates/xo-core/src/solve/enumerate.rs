@@ -116,7 +116,7 @@ pub fn census_with(
                 layer.len()
             ))
         };
-        meter.reserve(need).map_err(reached)?;
+        let _layer_memory = meter.reserve(need).map_err(reached)?;
         meter.tick(layer.len() as u64).map_err(reached)?;
         meter.set_done(u64::from(depth), cells as u64).map_err(reached)?;
         // Expand in parallel; children go to shards by hash, so each shard is merged once.

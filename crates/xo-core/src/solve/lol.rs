@@ -86,12 +86,14 @@ type ComponentId = u32;
 /// A LOL solver whose tables persist across queries.
 ///
 /// ```
+/// use xo_core::budget::Meter;
 /// use xo_core::games::lol::LolStrip;
 /// use xo_core::solve::lol::LolSolver;
 /// use xo_core::Value;
 /// let mut solver = LolSolver::new();
-/// assert_eq!(solver.value(&LolStrip::parse(b"L*****L").unwrap()), Value::Win);
-/// assert_eq!(solver.value(&LolStrip::empty(16).unwrap()), Value::Loss);
+/// let meter = Meter::unlimited();
+/// assert_eq!(solver.value(&LolStrip::parse(b"L*****L").unwrap(), &meter), Ok(Value::Win));
+/// assert_eq!(solver.value(&LolStrip::empty(16).unwrap(), &meter), Ok(Value::Loss));
 /// ```
 #[derive(Debug)]
 pub struct LolSolver {
@@ -112,8 +114,7 @@ pub struct LolSolver {
     flags: Vec<bool>,
     /// Values of searched sums of fillable components, keyed by sorted component ids.
     sums: FxHashMap<Box<[ComponentId]>, Value>,
-    /// The meter of the current bounded query, and positions not yet reported to it.
-    meter: Option<Meter>,
+    /// Positions not yet reported to the query's meter, and its stop.
     ticker: Ticker,
     /// Memory bounds: searched sums kept (a cache, emptied when full) and components known
     /// (past it the query stops, like any other budget).
@@ -144,7 +145,6 @@ impl LolSolver {
             scratch: Vec::new(),
             flags: Vec::new(),
             sums: FxHashMap::default(),
-            meter: None,
             ticker: Ticker::default(),
             max_sums: usize::MAX,
             max_components: usize::MAX,
@@ -178,7 +178,7 @@ impl LolSolver {
     /// let mut solver = LolSolver::new();
     /// solver.set_memory(1 << 16);
     /// let meter = xo_core::budget::Meter::new(Default::default());
-    /// assert!(solver.value_within(&LolStrip::empty(30).unwrap(), &meter).is_err());
+    /// assert!(solver.value(&LolStrip::empty(30).unwrap(), &meter).is_err());
     /// ```
     pub fn set_memory(&mut self, bytes: usize) {
         self.max_sums = (bytes / 2 / SUM_BYTES).max(1);
@@ -190,20 +190,26 @@ impl LolSolver {
         self.nodes
     }
 
-    /// The value of `strip`, or [`Stopped`] when `meter` runs out first. The tables are bounded
-    /// by the smaller of [`LolSolver::set_memory`] and the meter's memory budget. What was proven
-    /// before stopping stays in the tables; nothing unproven is stored.
+    /// The value of `strip` for the player to move under perfect play, or [`Stopped`] when
+    /// `meter` runs out first. The tables are bounded by the smaller of
+    /// [`LolSolver::set_memory`] and the meter's memory budget. What was proven before stopping
+    /// stays in the tables; nothing unproven is stored.
     ///
     /// ```
     /// use xo_core::budget::{Budget, Limit, Meter};
     /// use xo_core::games::lol::LolStrip;
     /// use xo_core::solve::lol::LolSolver;
+    /// use xo_core::Value;
     /// let mut solver = LolSolver::new();
+    /// let meter = Meter::unlimited();
+    /// assert_eq!(solver.value(&LolStrip::parse(b"L**L").unwrap(), &meter), Ok(Value::Loss));
+    /// assert_eq!(solver.value(&LolStrip::parse(b"LOL*").unwrap(), &meter), Ok(Value::Loss));
+    /// assert_eq!(solver.value(&LolStrip::empty(21).unwrap(), &meter), Ok(Value::Win));
     /// let meter = Meter::new(Budget::default().with_max_nodes(10));
-    /// let stopped = solver.value_within(&LolStrip::empty(40).unwrap(), &meter).unwrap_err();
+    /// let stopped = solver.value(&LolStrip::empty(40).unwrap(), &meter).unwrap_err();
     /// assert_eq!(stopped.limit, Limit::Nodes);
     /// ```
-    pub fn value_within(&mut self, strip: &LolStrip, meter: &Meter) -> Result<Value, Stopped> {
+    pub fn value(&mut self, strip: &LolStrip, meter: &Meter) -> Result<Value, Stopped> {
         let (max_sums, max_components) = (self.max_sums, self.max_components);
         let memory = meter.budget().memory_usize();
         self.max_sums = max_sums.min((memory / 2 / SUM_BYTES).max(1));
@@ -212,47 +218,33 @@ impl LolSolver {
         // interned: a run longer than the memory budget allows stops before it is expanded.
         let run =
             strip.cells().split(|&c| c != Cell::Empty).map(<[Cell]>::len).max().unwrap_or(0) as u64;
-        meter
+        let _run = meter
             .reserve(run.saturating_mul(run).saturating_mul(2))
             .map_err(|s| s.reaching(format!("a run of {run} empty cells")))?;
-        self.meter = Some(meter.clone());
         self.ticker.reset();
         self.nodes = 0;
-        let v = self.value(strip);
-        let result = self.ticker.finish(Some(meter), v);
-        self.meter = None;
+        let v = self.strip_value(strip, meter);
+        let result = self.ticker.finish(meter, v);
         (self.max_sums, self.max_components) = (max_sums, max_components);
         let known = self.components.len();
         result.map_err(|s| s.reaching(format!("{known} LOL components known")))
     }
 
-    /// Stops the current query at `limit` (of the meter, when there is one).
-    fn halt(&mut self, limit: Limit) {
+    /// Stops the current query at `limit` of `meter`.
+    fn halt(&mut self, meter: &Meter, limit: Limit) {
         if !self.ticker.is_stopped() {
-            let meter = self.meter.clone().unwrap_or_default();
             self.ticker.stop(meter.halt(limit));
         }
     }
 
     /// Counts a visited position; true once the query has stopped.
-    fn tick(&mut self) -> bool {
+    fn tick(&mut self, meter: &Meter) -> bool {
         self.nodes += 1;
-        self.ticker.tick(self.meter.as_ref())
+        self.ticker.tick(meter)
     }
 
-    /// The value of `strip` for the player to move under perfect play, without a budget: only for
-    /// strips known to be small; anything else goes through [`LolSolver::value_within`].
-    ///
-    /// ```
-    /// use xo_core::games::lol::LolStrip;
-    /// use xo_core::solve::lol::LolSolver;
-    /// use xo_core::Value;
-    /// let mut solver = LolSolver::new();
-    /// assert_eq!(solver.value(&LolStrip::parse(b"L**L").unwrap()), Value::Loss);
-    /// assert_eq!(solver.value(&LolStrip::parse(b"LOL*").unwrap()), Value::Loss);
-    /// assert_eq!(solver.value(&LolStrip::empty(21).unwrap()), Value::Win);
-    /// ```
-    pub fn value(&mut self, strip: &LolStrip) -> Value {
+    /// The value of `strip` for the player to move under perfect play, the query's stop aside.
+    fn strip_value(&mut self, strip: &LolStrip, meter: &Meter) -> Value {
         if strip.has_lol() {
             return Value::Loss;
         }
@@ -260,9 +252,9 @@ impl LolSolver {
             return Value::Win;
         }
         let mut sum = Vec::new();
-        self.decompose(strip.cells(), &mut sum);
+        self.decompose(meter, strip.cells(), &mut sum);
         sum.sort_unstable();
-        self.sum_value(&sum)
+        self.sum_value(meter, &sum)
     }
 
     /// The value of a sorted sum of components (a safe position) for the player to move.
@@ -271,26 +263,26 @@ impl LolSolver {
     /// normal-play winner (non-zero nim-sum) can at least draw by playing normal play, so the value
     /// is Win or Draw, and a win must come from a move to a nim-sum of zero; with a zero nim-sum the
     /// value is Loss or Draw, and every move leads to a non-zero nim-sum.
-    fn sum_value(&mut self, sum: &[ComponentId]) -> Value {
+    fn sum_value(&mut self, meter: &Meter, sum: &[ComponentId]) -> Value {
         self.depth += 1;
         let v = if self.depth > MAX_DEPTH {
-            self.halt(Limit::Memory); // deeper than the stack allows: over budget
+            self.halt(meter, Limit::Memory); // deeper than the stack allows: over budget
             Value::Draw
         } else {
-            self.sum_value_at_depth(sum)
+            self.sum_value_at_depth(meter, sum)
         };
         self.depth -= 1;
         v
     }
 
     /// [`LolSolver::sum_value`] once the recursion depth is known to be safe.
-    fn sum_value_at_depth(&mut self, sum: &[ComponentId]) -> Value {
+    fn sum_value_at_depth(&mut self, meter: &Meter, sum: &[ComponentId]) -> Value {
         // Components that always end filled behave exactly like nim heaps of their nim-values
         // (the Sprague-Grundy copying argument goes through, since they never decide whether the
         // strip fills), so all of them merge into one heap of their nim-sum.
         let (mut heap, mut merged, mut has_heap) = (0, 0, false);
         for &c in sum {
-            let info = self.info(c);
+            let info = self.info(meter, c);
             if info.always_fills {
                 heap ^= info.nim;
                 merged += 1;
@@ -304,15 +296,15 @@ impl LolSolver {
         if !normal_form {
             let mut reduced: Vec<ComponentId> = Vec::with_capacity(sum.len());
             for &c in sum {
-                if !self.info(c).always_fills {
+                if !self.info(meter, c).always_fills {
                     reduced.push(c);
                 }
             }
             if heap != 0 {
-                reduced.push(self.heap_id(heap));
+                reduced.push(self.heap_id(meter, heap));
             }
             reduced.sort_unstable();
-            return self.sum_value(&reduced);
+            return self.sum_value(meter, &reduced);
         }
         if sum.is_empty() {
             return Value::Draw;
@@ -320,7 +312,7 @@ impl LolSolver {
         let mut nim = 0;
         let mut all_fillable = true;
         for &c in sum {
-            let info = self.info(c);
+            let info = self.info(meter, c);
             nim ^= info.nim;
             all_fillable &= info.fillable;
         }
@@ -333,7 +325,7 @@ impl LolSolver {
         if let Some(&v) = self.sums.get(sum) {
             return v;
         }
-        if self.tick() {
+        if self.tick(meter) {
             return Value::Draw;
         }
         // The value reached if no move improves on it, and the child value that would improve.
@@ -348,7 +340,7 @@ impl LolSolver {
             if i > 0 && sum[i - 1] == id {
                 continue;
             }
-            let rest_nim = nim ^ self.info(id).nim;
+            let rest_nim = nim ^ self.info(meter, id).nim;
             let (first, count) = self.options[id as usize];
             let options = &self.all_options[first as usize..(first + count) as usize];
             for (k, opt) in options.iter().enumerate() {
@@ -378,7 +370,7 @@ impl LolSolver {
             next.extend_from_slice(&self.arena[opt.start as usize..(opt.start + opt.len) as usize]);
             next.sort_unstable();
             let child = std::mem::take(&mut next);
-            let v = self.sum_value(&child);
+            let v = self.sum_value(meter, &child);
             next = child;
             if self.ticker.is_stopped() {
                 return Value::Draw;
@@ -408,16 +400,16 @@ impl LolSolver {
 
     /// The id of a synthetic nim heap of size `h >= 1`: its options are the smaller heaps. Its key
     /// is `h + 1` O's, a strip no real component can be (components start with L or an empty cell).
-    fn heap_id(&mut self, h: u32) -> ComponentId {
+    fn heap_id(&mut self, meter: &Meter, h: u32) -> ComponentId {
         let key = vec![Cell::O; h as usize + 1];
         if let Some(&id) = self.ids.get(cell_bytes(&key).as_slice()) {
             return id;
         }
-        let smaller: Vec<ComponentId> = (1..h).map(|k| self.heap_id(k)).collect();
+        let smaller: Vec<ComponentId> = (1..h).map(|k| self.heap_id(meter, k)).collect();
         let options: Vec<(Vec<ComponentId>, u32)> = (0..h)
             .map(|k| (if k == 0 { Vec::new() } else { vec![smaller[k as usize - 1]] }, k))
             .collect();
-        let id = self.intern(&key);
+        let id = self.intern(meter, &key);
         let info = ComponentInfo { nim: h, fillable: true, always_fills: true };
         self.components[id as usize].1 = Some(info);
         let mut stored = Vec::new();
@@ -447,7 +439,7 @@ impl LolSolver {
     }
 
     /// The id of a canonical component, interning it on first sight.
-    fn intern(&mut self, cells: &[Cell]) -> ComponentId {
+    fn intern(&mut self, meter: &Meter, cells: &[Cell]) -> ComponentId {
         let mut key = std::mem::take(&mut self.key_bytes);
         key.clear();
         key.extend(cells.iter().map(|&c| c as u8));
@@ -456,7 +448,7 @@ impl LolSolver {
             None => {
                 let id = self.components.len() as ComponentId;
                 if self.components.len() >= self.max_components {
-                    self.halt(Limit::Memory); // over the memory budget: the query stops
+                    self.halt(meter, Limit::Memory); // over the memory budget: the query stops
                 }
                 self.components.push((cells.into(), None));
                 self.ids.insert(key.as_slice().into(), id);
@@ -468,24 +460,24 @@ impl LolSolver {
     }
 
     /// Nim-value and fillability of one component, memoised with its distinct options.
-    fn info(&mut self, id: ComponentId) -> ComponentInfo {
+    fn info(&mut self, meter: &Meter, id: ComponentId) -> ComponentInfo {
         if self.components[id as usize].1.is_none() && self.depth >= MAX_DEPTH {
-            self.halt(Limit::Memory); // deeper than the stack allows: over budget
+            self.halt(meter, Limit::Memory); // deeper than the stack allows: over budget
             return ComponentInfo { nim: 0, fillable: true, always_fills: false };
         }
         self.depth += 1;
-        let info = self.info_at_depth(id);
+        let info = self.info_at_depth(meter, id);
         self.depth -= 1;
         info
     }
 
     /// [`LolSolver::info`] once the recursion depth is known to be safe.
-    fn info_at_depth(&mut self, id: ComponentId) -> ComponentInfo {
+    fn info_at_depth(&mut self, meter: &Meter, id: ComponentId) -> ComponentInfo {
         if let Some(info) = self.components[id as usize].1 {
             return info;
         }
         let unknown = ComponentInfo { nim: 0, fillable: true, always_fills: false };
-        if self.tick() {
+        if self.tick(meter) {
             return unknown;
         }
         let comp = self.components[id as usize].0.clone();
@@ -497,7 +489,7 @@ impl LolSolver {
         for (cell, letter) in safe_moves(&comp) {
             played[cell] = letter;
             children.clear();
-            self.decompose(&played, &mut children);
+            self.decompose(meter, &played, &mut children);
             played[cell] = Cell::Empty;
             children.sort_unstable();
             let seen =
@@ -507,7 +499,7 @@ impl LolSolver {
             }
             let (mut nim, mut fillable, mut always_fills) = (0, true, true);
             for &child in &children {
-                let info = self.info(child);
+                let info = self.info(meter, child);
                 nim ^= info.nim;
                 fillable &= info.fillable;
                 always_fills &= info.always_fills;
@@ -549,7 +541,7 @@ impl LolSolver {
 
     /// Splits a safe strip (or component) into interned canonical components, appended to `out`
     /// unsorted.
-    fn decompose(&mut self, cells: &[Cell], out: &mut Vec<ComponentId>) {
+    fn decompose(&mut self, meter: &Meter, cells: &[Cell], out: &mut Vec<ComponentId>) {
         let n = cells.len();
         // Which windows are live and hold an empty cell: the only ones that link cells.
         let mut linking = std::mem::take(&mut self.flags);
@@ -570,14 +562,14 @@ impl LolSolver {
                     Some((first, j))
                 }
                 Some((first, last)) => {
-                    out.push(self.intern_canonical(&cells[first..last + 3]));
+                    out.push(self.intern_canonical(meter, &cells[first..last + 3]));
                     Some((j, j))
                 }
                 None => Some((j, j)),
             };
         }
         if let Some((first, last)) = chain {
-            out.push(self.intern_canonical(&cells[first..last + 3]));
+            out.push(self.intern_canonical(meter, &cells[first..last + 3]));
         }
         // Empty cells in no linking window: lone cells, each its own component.
         let lone = (0..n)
@@ -588,23 +580,23 @@ impl LolSolver {
             .count();
         self.flags = linking;
         if lone > 0 {
-            let id = self.intern(&[Cell::Empty]);
+            let id = self.intern(meter, &[Cell::Empty]);
             out.extend(std::iter::repeat_n(id, lone));
         }
     }
 
     /// Interns a span read in the smaller of its two directions.
-    fn intern_canonical(&mut self, span: &[Cell]) -> ComponentId {
+    fn intern_canonical(&mut self, meter: &Meter, span: &[Cell]) -> ComponentId {
         let reversed_smaller = span.iter().rev().lt(span.iter());
         if reversed_smaller {
             let mut reversed = std::mem::take(&mut self.scratch);
             reversed.clear();
             reversed.extend(span.iter().rev());
-            let id = self.intern(&reversed);
+            let id = self.intern(meter, &reversed);
             self.scratch = reversed;
             id
         } else {
-            self.intern(span)
+            self.intern(meter, span)
         }
     }
 }

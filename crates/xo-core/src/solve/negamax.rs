@@ -39,10 +39,11 @@ pub struct Analysis {
     pub moves: Vec<MoveScore>,
 }
 
-/// The searcher: a board, a table that persists across queries, and optionally a [`Meter`] that
-/// bounds every query (without one, a query runs to the end).
+/// The searcher: a board and a table that persists across queries; each query spends the
+/// [`Meter`] it is given ([`Meter::unlimited`] for none).
 ///
 /// ```
+/// use xo_core::budget::Meter;
 /// use xo_core::games::board::Board;
 /// use xo_core::rules::parse_game;
 /// use xo_core::solve::negamax::Searcher;
@@ -50,13 +51,12 @@ pub struct Analysis {
 ///
 /// let board = Board::new(&parse_game("mnk:4,3,3").unwrap()).unwrap();
 /// let mut searcher = Searcher::new(&board, 1 << 20);
-/// let scored = searcher.score(&Default::default()).unwrap();
+/// let scored = searcher.score(&Default::default(), &Meter::unlimited()).unwrap();
 /// assert_eq!(scored.value, Value::Win);
 /// ```
 pub struct Searcher<'a> {
     board: &'a Board,
     table: Table,
-    meter: Option<Meter>,
     nodes: u64,
     ticker: Ticker,
     /// Whether double threats may be scored without search (own marks only).
@@ -64,20 +64,9 @@ pub struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    /// A searcher with a transposition table of about `table_bytes` bytes and no budget.
-    pub fn new(board: &'a Board, table_bytes: usize) -> Self {
-        Searcher {
-            board,
-            table: Table::with_bytes(table_bytes),
-            meter: None,
-            nodes: 0,
-            ticker: Ticker::default(),
-            own_marks: board.rules().marks == Marks::Own,
-        }
-    }
-
-    /// Bounds every following query by `meter` (shared with whatever else the job runs); over it
-    /// a query returns [`Stopped`]. The meter also receives the search's progress.
+    /// A searcher with a transposition table of about `table_bytes` bytes. Each query spends the
+    /// [`Meter`] it is given (shared with whatever else the job runs); over it the query returns
+    /// [`Stopped`].
     ///
     /// ```
     /// use xo_core::budget::{Budget, Limit, Meter};
@@ -87,11 +76,16 @@ impl<'a> Searcher<'a> {
     /// let board = Board::new(&parse_game("connect4").unwrap()).unwrap();
     /// let meter = Meter::new(Budget::default().with_max_nodes(10_000));
     /// let mut searcher = Searcher::new(&board, 1 << 20);
-    /// searcher.set_meter(&meter);
-    /// assert_eq!(searcher.value(&Default::default()).unwrap_err().limit, Limit::Nodes);
+    /// assert_eq!(searcher.value(&Default::default(), &meter).unwrap_err().limit, Limit::Nodes);
     /// ```
-    pub fn set_meter(&mut self, meter: &Meter) {
-        self.meter = Some(meter.clone());
+    pub fn new(board: &'a Board, table_bytes: usize) -> Self {
+        Searcher {
+            board,
+            table: Table::with_bytes(table_bytes),
+            nodes: 0,
+            ticker: Ticker::default(),
+            own_marks: board.rules().marks == Marks::Own,
+        }
     }
 
     /// Positions visited by the last query.
@@ -104,29 +98,31 @@ impl<'a> Searcher<'a> {
         self.ticker.reset();
     }
 
-    fn finish<T>(&mut self, result: T) -> Result<T, Stopped> {
-        self.ticker.finish(self.meter.as_ref(), result)
+    fn finish<T>(&mut self, meter: &Meter, result: T) -> Result<T, Stopped> {
+        self.ticker.finish(meter, result)
     }
 
     /// The value of `pos` for the player to move, without remoteness: the fastest query.
     ///
     /// ```
+    /// use xo_core::budget::Meter;
     /// use xo_core::games::board::Board;
     /// use xo_core::rules::parse_game;
     /// use xo_core::solve::negamax::Searcher;
     /// use xo_core::Value;
     /// let board = Board::new(&parse_game("mnk:4,4,4").unwrap()).unwrap();
-    /// assert_eq!(Searcher::new(&board, 1 << 20).value(&Default::default()), Ok(Value::Draw));
+    /// assert_eq!(Searcher::new(&board, 1 << 20).value(&Default::default(), &Meter::unlimited()), Ok(Value::Draw));
     /// ```
-    pub fn value(&mut self, pos: &BoardPosition) -> Result<Value, Stopped> {
+    pub fn value(&mut self, pos: &BoardPosition, meter: &Meter) -> Result<Value, Stopped> {
         self.begin();
-        let s = self.score_of(pos, -1, 1);
-        self.finish(value_of(s))
+        let s = self.score_of(pos, meter, -1, 1);
+        self.finish(meter, value_of(s))
     }
 
     /// The exact value and remoteness of `pos`.
     ///
     /// ```
+    /// use xo_core::budget::Meter;
     /// use xo_core::games::board::Board;
     /// use xo_core::rules::{parse_game, Setup};
     /// use xo_core::solve::negamax::Searcher;
@@ -135,34 +131,35 @@ impl<'a> Searcher<'a> {
     /// let board = Board::new(&rules).unwrap();
     /// // X to move completes the top row at once.
     /// let pos = Setup::parse(&rules, "XX. OO. ...").unwrap().validate(&rules).unwrap();
-    /// let s = Searcher::new(&board, 1 << 20).score(&board.encode(&pos)).unwrap();
+    /// let s = Searcher::new(&board, 1 << 20).score(&board.encode(&pos), &Meter::unlimited()).unwrap();
     /// assert_eq!((s.value, s.remoteness), (Value::Win, 1));
     /// // O to move after X takes opposite corners: a draw, which lasts until the board is full.
     /// let pos = Setup::parse(&rules, "X.. .O. ..X").unwrap().validate(&rules).unwrap();
-    /// let s = Searcher::new(&board, 1 << 20).score(&board.encode(&pos)).unwrap();
+    /// let s = Searcher::new(&board, 1 << 20).score(&board.encode(&pos), &Meter::unlimited()).unwrap();
     /// assert_eq!((s.value, s.remoteness), (Value::Draw, 6));
     /// ```
-    pub fn score(&mut self, pos: &BoardPosition) -> Result<Scored, Stopped> {
+    pub fn score(&mut self, pos: &BoardPosition, meter: &Meter) -> Result<Scored, Stopped> {
         self.begin();
-        let s = self.exact(pos);
-        self.finish(self.scored(pos, s))
+        let s = self.exact(pos, meter);
+        self.finish(meter, self.scored(pos, s))
     }
 
     /// The value and remoteness of `pos` and of every legal move.
     ///
     /// ```
+    /// use xo_core::budget::Meter;
     /// use xo_core::games::board::Board;
     /// use xo_core::rules::parse_game;
     /// use xo_core::solve::negamax::Searcher;
     /// use xo_core::Value;
     ///
     /// let board = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
-    /// let a = Searcher::new(&board, 1 << 20).analyse(&Default::default()).unwrap();
+    /// let a = Searcher::new(&board, 1 << 20).analyse(&Default::default(), &Meter::unlimited()).unwrap();
     /// assert_eq!((a.scored.value, a.scored.remoteness), (Value::Draw, 9));
     /// assert_eq!(a.moves.len(), 9);
     /// assert!(a.moves.iter().all(|m| m.scored.value == Value::Draw));
     /// ```
-    pub fn analyse(&mut self, pos: &BoardPosition) -> Result<Analysis, Stopped> {
+    pub fn analyse(&mut self, pos: &BoardPosition, meter: &Meter) -> Result<Analysis, Stopped> {
         self.begin();
         let mut moves = Vec::new();
         if self.board.outcome(pos).is_none() {
@@ -178,7 +175,7 @@ impl<'a> Searcher<'a> {
             let s = match scores.iter().find(|(k, _)| *k == key) {
                 Some(&(_, s)) => s,
                 None => {
-                    let s = -self.exact(&child);
+                    let s = -self.exact(&child, meter);
                     scores.push((key, s));
                     s
                 }
@@ -186,30 +183,30 @@ impl<'a> Searcher<'a> {
             best = best.max(s);
             result.push(MoveScore { mv, scored: self.scored(pos, s) });
         }
-        let s = if result.is_empty() { self.exact(pos) } else { best };
+        let s = if result.is_empty() { self.exact(pos, meter) } else { best };
         let scored = self.scored(pos, s);
-        self.finish(Analysis { scored, moves: result })
+        self.finish(meter, Analysis { scored, moves: result })
     }
 
     /// The exact score of any position: first its value with a null window around zero, then
     /// its remoteness on the side of zero the value is on.
-    fn exact(&mut self, pos: &BoardPosition) -> i32 {
-        match self.score_of(pos, -1, 1) {
-            s if s > 0 => self.score_of(pos, 0, INF),
-            s if s < 0 => self.score_of(pos, -INF, 0),
+    fn exact(&mut self, pos: &BoardPosition, meter: &Meter) -> i32 {
+        match self.score_of(pos, meter, -1, 1) {
+            s if s > 0 => self.score_of(pos, meter, 0, INF),
+            s if s < 0 => self.score_of(pos, meter, -INF, 0),
             _ => 0,
         }
     }
 
     /// The score of any position (finished ones included) with the same window contract as
     /// [`Searcher::search`].
-    fn score_of(&mut self, pos: &BoardPosition, alpha: i32, beta: i32) -> i32 {
+    fn score_of(&mut self, pos: &BoardPosition, meter: &Meter, alpha: i32, beta: i32) -> i32 {
         let f = pos.plies() as i32;
         match self.board.outcome(pos) {
             Some(Value::Loss) => -(BASE - f),
             Some(Value::Win) => BASE - f,
             Some(Value::Draw) => 0,
-            None => self.search(pos, alpha, beta),
+            None => self.search(pos, meter, alpha, beta),
         }
     }
 
@@ -222,10 +219,6 @@ impl<'a> Searcher<'a> {
         Scored { value: value_of(s), remoteness }
     }
 
-    fn tick(&mut self) {
-        self.ticker.tick(self.meter.as_ref());
-    }
-
     /// Searches an unfinished position (no pattern stands, some cell is playable).
     ///
     /// Contract, for `alpha < beta` and true score `s`:
@@ -234,10 +227,9 @@ impl<'a> Searcher<'a> {
     /// - if `s >= beta`, returns a lower bound `l` with `beta <= l <= s`.
     ///
     /// After the budget runs out it returns 0 at once; callers discard the result.
-    fn search(&mut self, pos: &BoardPosition, mut alpha: i32, mut beta: i32) -> i32 {
+    fn search(&mut self, pos: &BoardPosition, meter: &Meter, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        self.tick();
-        if self.ticker.is_stopped() {
+        if self.ticker.tick(meter) {
             return 0;
         }
         let board = self.board;
@@ -310,7 +302,7 @@ impl<'a> Searcher<'a> {
         let mut best = min;
         for mv in moves {
             let child = board.play(pos, mv);
-            let s = self.child_score(&child, mv, f, alpha, beta);
+            let s = self.child_score(&child, meter, mv, f, alpha, beta);
             if self.ticker.is_stopped() {
                 return 0;
             }
@@ -340,6 +332,7 @@ impl<'a> Searcher<'a> {
     fn child_score(
         &mut self,
         child: &BoardPosition,
+        meter: &Meter,
         mv: BoardMove,
         f: i32,
         alpha: i32,
@@ -353,7 +346,7 @@ impl<'a> Searcher<'a> {
         if board.playable(child) == 0 {
             return 0;
         }
-        -self.search(child, -beta, -alpha)
+        -self.search(child, meter, -beta, -alpha)
     }
 }
 

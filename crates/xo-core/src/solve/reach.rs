@@ -4,30 +4,31 @@
 //! reachable and was not already finished (a game stops at its first win). Un-playing the last
 //! mover's marks finds those earlier positions without any rule written per game.
 
-use crate::budget::{Limit, Meter, Stopped};
+use crate::budget::{Meter, Reservation, Stopped, Ticker};
 use crate::game::Retrograde;
 use std::collections::HashMap;
 
 /// A memoised retrograde reachability checker.
 ///
 /// ```
+/// use xo_core::budget::Meter;
 /// use xo_core::games::board::{Board, BoardPosition};
 /// use xo_core::rules::parse_game;
 /// use xo_core::solve::reach::Reachability;
 ///
 /// let ttt = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
 /// let mut reach = Reachability::new(&ttt);
-/// assert!(reach.is_reachable(&BoardPosition { a: 0b1, b: 0 }));
+/// let meter = Meter::unlimited();
+/// assert_eq!(reach.is_reachable(&BoardPosition { a: 0b1, b: 0 }, &meter), Ok(true));
 /// // Three O's against no X: O cannot have moved first.
-/// assert!(!reach.is_reachable(&BoardPosition { a: 0, b: 0b111 }));
+/// assert_eq!(reach.is_reachable(&BoardPosition { a: 0, b: 0b111 }, &meter), Ok(false));
 /// ```
 pub struct Reachability<'g, G: Retrograde> {
     game: &'g G,
     memo: HashMap<G::Position, bool>,
-    /// The budget of a bounded check; once it stops, answers are "not reachable", which
-    /// [`Reachability::is_reachable_within`] turns into the stop.
-    meter: Option<Meter>,
-    stopped: Option<Stopped>,
+    /// Positions not yet reported to the query's meter, and its stop; once stopped, answers are
+    /// "not reachable", which [`Reachability::is_reachable`] turns into the stop.
+    ticker: Ticker,
 }
 
 /// Bytes a remembered position takes in the memo (key, answer, hash table overhead).
@@ -36,11 +37,11 @@ const MEMO_BYTES: u64 = 64;
 impl<'g, G: Retrograde> Reachability<'g, G> {
     /// A checker with an empty memo.
     pub fn new(game: &'g G) -> Self {
-        Reachability { game, memo: HashMap::new(), meter: None, stopped: None }
+        Reachability { game, memo: HashMap::new(), ticker: Ticker::default() }
     }
 
     /// Whether `pos` occurs in some legal game from the start, within `meter` (each position
-    /// visited is a node; the memo must fit the memory budget).
+    /// visited is a node; the memo is reserved on the meter as it grows).
     ///
     /// ```
     /// use xo_core::budget::{Budget, Limit, Meter};
@@ -50,65 +51,61 @@ impl<'g, G: Retrograde> Reachability<'g, G> {
     /// let ttt = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
     /// let mut reach = Reachability::new(&ttt);
     /// let pos = BoardPosition { a: 0b1_0000_0011, b: 0b0_0011_0000 };
-    /// assert_eq!(reach.is_reachable_within(&pos, &Meter::new(Budget::default())), Ok(true));
+    /// assert_eq!(reach.is_reachable(&pos, &Meter::new(Budget::default())), Ok(true));
     /// let tiny = Meter::new(Budget::default().with_max_nodes(1));
-    /// assert_eq!(Reachability::new(&ttt).is_reachable_within(&pos, &tiny).unwrap_err().limit, Limit::Nodes);
+    /// assert_eq!(Reachability::new(&ttt).is_reachable(&pos, &tiny).unwrap_err().limit, Limit::Nodes);
     /// ```
-    pub fn is_reachable_within(
-        &mut self,
-        pos: &G::Position,
-        meter: &Meter,
-    ) -> Result<bool, Stopped> {
-        self.meter = Some(meter.clone());
-        self.stopped = None;
-        let reachable = self.is_reachable(pos);
-        self.meter = None;
-        match self.stopped.take() {
-            Some(stopped) => {
+    pub fn is_reachable(&mut self, pos: &G::Position, meter: &Meter) -> Result<bool, Stopped> {
+        self.ticker.reset();
+        let reachable = match meter.reserve(self.memo_bytes()) {
+            Ok(mut memo) => self.search(pos, meter, &mut memo),
+            Err(stopped) => {
+                self.ticker.stop(stopped);
+                false
+            }
+        };
+        match self.ticker.finish(meter, reachable) {
+            Err(stopped) => {
                 let held = self.memo.len();
                 // Answers found after the stop may be wrong: forget them all.
                 self.memo.clear();
                 Err(stopped.reaching(format!("{held} positions remembered")))
             }
-            None => Ok(reachable),
+            ok => ok,
         }
     }
 
-    /// Counts a visited position against the meter, if any; false once stopped.
-    fn within_budget(&mut self) -> bool {
-        if self.stopped.is_some() {
+    /// The bytes of the memo with one more position.
+    fn memo_bytes(&self) -> u64 {
+        (self.memo.len() as u64 + 1).saturating_mul(MEMO_BYTES)
+    }
+
+    /// Counts a visited position against the meter, and the memo's memory; false once stopped.
+    fn within_budget(&mut self, meter: &Meter, memo: &mut Reservation) -> bool {
+        if self.ticker.is_stopped() {
             return false;
         }
-        if let Some(meter) = &self.meter {
-            let held = (self.memo.len() as u64 + 1).saturating_mul(MEMO_BYTES);
-            let checked = if held > meter.budget().memory_bytes {
-                Err(meter.halt(Limit::Memory))
-            } else {
-                meter.tick(1)
-            };
-            if let Err(stopped) = checked {
-                self.stopped = Some(stopped);
-                return false;
-            }
+        if let Err(stopped) = memo.grow_to(self.memo_bytes()) {
+            self.ticker.stop(stopped);
+            return false;
         }
-        true
+        !self.ticker.tick(meter)
     }
 
-    /// Whether `pos` occurs in some legal game from the start.
-    pub fn is_reachable(&mut self, pos: &G::Position) -> bool {
+    fn search(&mut self, pos: &G::Position, meter: &Meter, memo: &mut Reservation) -> bool {
         if *pos == self.game.start() {
             return true;
         }
         if let Some(&r) = self.memo.get(pos) {
             return r;
         }
-        if !self.within_budget() {
+        if !self.within_budget(meter, memo) {
             return false;
         }
         let mut preds = Vec::new();
         self.game.unmoves(pos, &mut preds);
         let reachable =
-            preds.iter().any(|p| self.game.outcome(p).is_none() && self.is_reachable(p));
+            preds.iter().any(|p| self.game.outcome(p).is_none() && self.search(p, meter, memo));
         self.memo.insert(pos.clone(), reachable);
         reachable
     }
@@ -230,6 +227,6 @@ pub fn check_setup(
         return Ok(unreachable);
     }
     let mut reach = Reachability::new(board);
-    let reachable = reach.is_reachable_within(&board.encode_cells(&setup.cells), meter)?;
+    let reachable = reach.is_reachable(&board.encode_cells(&setup.cells), meter)?;
     Ok((!reachable).then_some(Unreachable::NoPath))
 }

@@ -17,27 +17,21 @@ pub struct Analysis {
 
 impl TreblecrossStrip {
     /// Solves the strip for the player to move. `seq` must be the .007 nim-sequence; it is extended
-    /// as far as this strip needs.
+    /// as far as this strip needs, spending `meter` (see [`NimSequence::extend_to`]: the values
+    /// computed are kept, and strips needing no more than a few thousand values always finish).
+    /// When the meter stops, the [`Stopped`] says how far the values got of those the strip needs
+    /// (heap `L + 2` for its longest free run of `L` cells).
     ///
     /// ```
+    /// use xo_core::budget::Meter;
     /// use xo_core::games::octal::OctalGame;
     /// use xo_core::games::treblecross::TreblecrossStrip;
     /// use xo_core::solve::grundy::NimSequence;
     /// let mut seq = NimSequence::new(OctalGame::dot007());
-    /// let a = TreblecrossStrip::parse(b".....").unwrap().analyse(&mut seq);
+    /// let a = TreblecrossStrip::parse(b".....").unwrap().analyse(&mut seq, &Meter::unlimited()).unwrap();
     /// assert!(a.winning);
     /// assert_eq!(a.winning_moves, vec![2]);
     /// ```
-    pub fn analyse(&self, seq: &mut NimSequence) -> Analysis {
-        let unlimited = crate::solve::grundy::unlimited_meter();
-        self.analyse_within(seq, &unlimited).expect("an unlimited meter never stops")
-    }
-
-    /// Like [`TreblecrossStrip::analyse`], but spending `meter` while extending `seq` (see
-    /// [`NimSequence::extend_within`]: the values computed are kept, and strips needing no more
-    /// than a few thousand values always finish). When the meter stops, the [`Stopped`] says how
-    /// far the values got of those the strip needs (heap `L + 2` for its longest free run of `L`
-    /// cells).
     ///
     /// ```
     /// use std::time::Duration;
@@ -47,17 +41,13 @@ impl TreblecrossStrip {
     /// use xo_core::solve::grundy::NimSequence;
     /// let mut seq = NimSequence::new(OctalGame::dot007());
     /// let none = Meter::new(Budget::default().with_timeout(Duration::ZERO));
-    /// assert!(TreblecrossStrip::parse(b".....").unwrap().analyse_within(&mut seq, &none).is_ok());
+    /// assert!(TreblecrossStrip::parse(b".....").unwrap().analyse(&mut seq, &none).is_ok());
     /// let long = TreblecrossStrip::parse(&vec![b'.'; 1_000_000]).unwrap();
-    /// let stopped = long.analyse_within(&mut seq, &none).unwrap_err();
+    /// let stopped = long.analyse(&mut seq, &none).unwrap_err();
     /// assert_eq!(stopped.limit, Limit::Time);
     /// assert!(stopped.reached.ends_with(" of 1000002"));
     /// ```
-    pub fn analyse_within(
-        &self,
-        seq: &mut NimSequence,
-        meter: &Meter,
-    ) -> Result<Analysis, Stopped> {
+    pub fn analyse(&self, seq: &mut NimSequence, meter: &Meter) -> Result<Analysis, Stopped> {
         if self.is_won() {
             return Ok(Analysis { winning: false, winning_moves: Vec::new() });
         }
@@ -68,7 +58,7 @@ impl TreblecrossStrip {
         let runs = self.free_runs();
         // A free run of `len` cells is a .007 heap of `len + 2`.
         let needed = runs.iter().map(|&(_, len)| len).max().unwrap_or(0) + 2;
-        seq.extend_within(needed, meter)?;
+        seq.extend_to(needed, meter)?;
         let g007 = seq.values();
         let run_value = |len: usize| -> Grundy { g007[len + 2] };
         let total = runs.iter().fold(0, |acc, &(_, len)| acc ^ run_value(len));

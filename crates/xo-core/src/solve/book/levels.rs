@@ -1,7 +1,7 @@
 //! The positions a book covers, level by level, and the scores of the shallower levels derived
 //! from the deeper ones (the best of the children: no search).
 
-use crate::budget::{Limit, Meter, Stopped};
+use crate::budget::{Meter, Reservation, Stopped, Ticker};
 use crate::games::gravity::{GravityBoard, GravityPosition};
 use crate::solve::gravity::win_at;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -9,12 +9,13 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// The distinct positions (mirror images merged) after 0..=depth moves; finished positions are
 /// kept but not extended. Each level is in the order of first discovery, columns centre first:
 /// the order of the move sequences that reach them, so neighbours in a level share their first
-/// moves (and most of their searches), and the games that open in the centre come first.
+/// moves (and most of their searches), and the games that open in the centre come first. The
+/// levels' memory stays reserved on `meter` while the reservation returned is held.
 pub(super) fn levels(
     board: &GravityBoard,
     depth: u32,
     meter: &Meter,
-) -> Result<Vec<Vec<GravityPosition>>, Stopped> {
+) -> Result<(Vec<Vec<GravityPosition>>, Reservation), Stopped> {
     // Bytes a position takes: kept in a level, and while its level is being built (its key in
     // a hash set, which may hold twice its entries' room while it grows).
     const KEPT: u64 = 24;
@@ -22,17 +23,15 @@ pub(super) fn levels(
     let columns = centre_first(board.width());
     let mut levels = vec![vec![board.start()]];
     let mut kept = 1u64;
+    let mut held = meter.reserve(kept * KEPT)?;
+    let mut ticker = Ticker::every(1024);
     for _ in 0..depth {
         let mut seen = FxHashSet::default();
         let mut next = Vec::new();
         let parents = levels.last().expect("level 0");
-        for (i, pos) in parents.iter().enumerate() {
-            if i % 1024 == 1023 {
-                meter.tick(1024)?;
-                let bytes = (kept + next.len() as u64) * KEPT + seen.len() as u64 * BUILDING;
-                if bytes > meter.budget().memory_bytes {
-                    return Err(meter.halt(Limit::Memory));
-                }
+        for pos in parents {
+            if ticker.step(meter, 1, 0)? {
+                held.grow_to((kept + next.len() as u64) * KEPT + seen.len() as u64 * BUILDING)?;
             }
             if board.outcome(pos).is_some() {
                 continue;
@@ -47,11 +46,10 @@ pub(super) fn levels(
                 }
             }
         }
-        meter.tick(parents.len() as u64 % 1024)?;
         kept += next.len() as u64;
         levels.push(next);
     }
-    Ok(levels)
+    ticker.finish(meter, (levels, held))
 }
 
 /// The columns of a board `width` wide, the centre first, then outwards (left before right).
@@ -92,12 +90,11 @@ pub(super) fn derive(
         }
     }
     let mut all: Vec<(u64, i8)> = below.iter().map(|(&k, &s)| (k, s)).collect();
+    let mut ticker = Ticker::every(1024);
     for level in levels.iter().rev().skip(1) {
         let mut here = FxHashMap::default();
-        for (i, pos) in level.iter().enumerate() {
-            if i % 1024 == 1023 {
-                meter.tick(1024)?;
-            }
+        for pos in level {
+            ticker.step(meter, 1, 0)?;
             let score = finished_score(board, pos).or_else(|| best_child(board, pos, n, &below));
             if let Some(score) = score {
                 here.insert(board.symmetric_key(pos), score as i8);

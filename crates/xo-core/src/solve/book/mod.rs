@@ -132,9 +132,12 @@ impl Book {
         solved: &(dyn Fn(u64, i8) + Sync),
     ) -> Result<Build, Stopped> {
         let depth = depth.min(board.cells().saturating_sub(1));
-        let levels = levels::levels(board, depth, meter)?;
+        // The levels stay reserved while the workers' tables (each reserved by its solver as
+        // it allocates it) add to them.
+        let (levels, _levels_memory) = levels::levels(board, depth, meter)?;
+        // Fails at once when the workers' tables cannot all fit beside the levels.
         let workers = rayon::current_num_threads().max(1) as u64;
-        meter.reserve(table_bytes as u64 * workers)?;
+        drop(meter.reserve(table_bytes as u64 * workers)?);
         // The deepest level by search, on every core, in order (neighbours share searches).
         let deepest = levels.last().expect("level 0 at least");
         let done = AtomicU64::new(0);
@@ -207,7 +210,7 @@ impl Book {
         depth: u32,
         meter: &Meter,
     ) -> Result<Vec<usize>, Stopped> {
-        Ok(levels::levels(board, depth, meter)?.iter().map(Vec::len).collect())
+        Ok(levels::levels(board, depth, meter)?.0.iter().map(Vec::len).collect())
     }
 
     /// The scores of the deepest-level positions this book holds, by symmetric key: what a
@@ -217,7 +220,7 @@ impl Book {
         board: &GravityBoard,
         meter: &Meter,
     ) -> Result<FxHashMap<u64, i8>, Stopped> {
-        let levels = levels::levels(board, self.depth, meter)?;
+        let (levels, _memory) = levels::levels(board, self.depth, meter)?;
         let deepest = levels.last().expect("level 0 at least");
         Ok(deepest
             .iter()

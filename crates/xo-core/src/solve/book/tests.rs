@@ -12,7 +12,7 @@ fn every_entry_is_the_engine_score() {
         let meter = Meter::default();
         let book = Book::build(&board, depth, 1 << 20, &meter).unwrap();
         let mut solver = GravitySolver::new(&board, 1 << 20);
-        let levels = levels::levels(&board, depth, &meter).unwrap();
+        let (levels, _memory) = levels::levels(&board, depth, &meter).unwrap();
         let positions: usize = levels.iter().map(Vec::len).sum();
         assert_eq!(book.len(), positions);
         let finished = levels.iter().flatten().filter(|p| board.outcome(p).is_some()).count();

@@ -58,7 +58,7 @@
 //! assert!(moves.iter().any(|&(_, m)| m == Some(s)));
 //! ```
 
-use crate::budget::{Meter, Stopped, Ticker};
+use crate::budget::{Meter, Reservation, Stopped, Ticker};
 use crate::games::gravity::{Bits, GravityBoard, GravityPosition};
 use crate::value::Scored;
 use crate::Value;
@@ -114,6 +114,9 @@ pub struct GravitySolver<B = u64> {
     board: GravityBoard<B>,
     table_bytes: usize,
     table: Option<Arc<Table<B>>>,
+    /// The table's memory, reserved on the meter of the query that allocated it (none for a
+    /// helper, which shares its solver's table).
+    reserved: Option<Reservation>,
     /// Columns, centre first.
     order: Vec<u32>,
     /// Upper bound of the score after `m` stones when the mover cannot win at once.
@@ -177,6 +180,7 @@ impl<B: Bits> GravitySolver<B> {
             board: board.clone(),
             table_bytes,
             table: None,
+            reserved: None,
             order,
             max_at,
             min_at,
@@ -260,7 +264,7 @@ impl<B: Bits> GravitySolver<B> {
     }
 
     fn finish<T>(&mut self, meter: &Meter, result: T) -> Search<T> {
-        self.ticker.finish(Some(meter), result)
+        self.ticker.finish(meter, result)
     }
 
     /// The exact score of `pos` for the player to move (Pons' convention, see the module).
@@ -309,7 +313,7 @@ impl<B: Bits> GravitySolver<B> {
         meter: &Meter,
     ) -> Search<Vec<(u32, Option<i32>)>> {
         let n = self.board.cells() as i32;
-        self.moves_within(pos, meter, -n, n)
+        self.moves_clamped(pos, meter, -n, n)
     }
 
     /// The value of every column for the mover, in order (`None` for a full column): the
@@ -331,12 +335,12 @@ impl<B: Bits> GravitySolver<B> {
         pos: &GravityPosition<B>,
         meter: &Meter,
     ) -> Search<Vec<(u32, Option<Value>)>> {
-        let values = self.moves_within(pos, meter, -1, 1)?;
+        let values = self.moves_clamped(pos, meter, -1, 1)?;
         Ok(values.into_iter().map(|(col, s)| (col, s.map(sign_value))).collect())
     }
 
     /// Every column's score for the mover, clamped to `[lo, hi]`.
-    fn moves_within(
+    fn moves_clamped(
         &mut self,
         pos: &GravityPosition<B>,
         meter: &Meter,

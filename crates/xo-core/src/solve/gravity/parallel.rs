@@ -32,9 +32,9 @@ impl<B: Bits> GravitySolver<B> {
     /// Lets queries use up to `threads` threads (1 by default; at least 1). Answers are the same
     /// with any number; only tables of one-word entries are shared (every board of the 64-bit
     /// layout, and the 128-bit ones whose entries fit 64 bits), others search on one thread.
-    /// Every move's score counts every thread's positions against the meter; a position's score
-    /// counts the calling thread's, and its helpers stop at the positions the meter has left
-    /// (so the job visits at most `threads` times its node budget).
+    /// Every thread's positions count against the one meter of the query (helpers spend it
+    /// through [`Meter::helper`]), so a job visits no more positions on many threads than its
+    /// node budget allows on one.
     ///
     /// ```
     /// use xo_core::budget::Meter;
@@ -60,6 +60,7 @@ impl<B: Bits> GravitySolver<B> {
             board: self.board.clone(),
             table_bytes: self.table_bytes,
             table: self.table.clone(),
+            reserved: None,
             order: self.order.clone(),
             max_at: self.max_at.clone(),
             min_at: self.min_at.clone(),
@@ -91,12 +92,10 @@ impl<B: Bits> GravitySolver<B> {
         let range = SharedRange { min: AtomicI32::new(min), max: AtomicI32::new(max) };
         let threads = self.threads;
         let mut helpers: Vec<GravitySolver<B>> = (1..threads).map(|_| self.helper()).collect();
-        // Helpers run under a meter of their own, with the job's time and the positions it has
-        // left (so a job of N threads visits at most N times its node budget), and stop when
-        // this thread's search ends, for whatever reason.
-        let budget = *meter.budget();
-        let left = budget.max_nodes.saturating_sub(meter.nodes());
-        let helpers_meter = Meter::new(budget.with_max_nodes(left));
+        // Helpers spend the job's meter (their positions count against its one node budget),
+        // through a helper's meter that this thread cancels when its search ends, for whatever
+        // reason.
+        let helpers_meter = meter.helper();
         let score = std::thread::scope(|s| {
             for (i, helper) in helpers.iter_mut().enumerate() {
                 let (range, hm) = (&range, &helpers_meter);
@@ -108,7 +107,10 @@ impl<B: Bits> GravitySolver<B> {
             helpers_meter.cancel();
             score
         });
-        self.nodes += helpers.iter().map(|h| h.nodes).sum::<u64>();
+        for helper in &mut helpers {
+            self.nodes += helper.nodes;
+            helper.ticker.flush(&helpers_meter);
+        }
         score
     }
 
@@ -189,7 +191,7 @@ impl<B: Bits> GravitySolver<B> {
         });
         for helper in &mut helpers {
             self.nodes += helper.nodes;
-            if let Err(stopped) = helper.ticker.finish(Some(meter), ()) {
+            if let Err(stopped) = helper.ticker.finish(meter, ()) {
                 self.ticker.stop(stopped);
             }
         }

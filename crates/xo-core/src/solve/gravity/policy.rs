@@ -55,6 +55,7 @@ impl<B: Bits> GravitySolver<B> {
     /// Forgets everything the table learned.
     pub fn clear(&mut self) {
         self.table = None;
+        self.reserved = None;
     }
 
     pub(super) fn key_bits(&self) -> u32 {
@@ -86,7 +87,7 @@ impl<B: Bits> GravitySolver<B> {
         if self.table.is_none() {
             let (kb, vb) = (self.key_bits(), self.value_bits());
             let (bits, entry) = Table::<B>::shape(self.table_bytes, kb, vb);
-            meter.reserve(Table::<B>::bytes(bits, entry) as u64)?;
+            self.reserved = Some(meter.reserve(Table::<B>::bytes(bits, entry) as u64)?);
             self.table = Some(Arc::new(Table::new(bits, entry, kb, vb, touch)));
         }
         Ok(())

@@ -83,7 +83,7 @@ impl<B: Bits> GravitySolver<B> {
         mut beta: i32,
     ) -> i32 {
         self.nodes += 1;
-        if self.ticker.tick(Some(meter)) {
+        if self.ticker.tick(meter) {
             return 0;
         }
         let n = self.board.cells() as i32;

@@ -1,7 +1,7 @@
 //! What people read off a nim-sequence: its period, proven by the Guy-Smith periodicity theorem,
 //! and summary figures (largest value, rare and common values under the best sparse-space mask).
 
-use super::engine::{best_mask, bits_for};
+use super::mask::{best_mask, bits_for};
 use super::{Grundy, SparseMask};
 use crate::games::octal::{OctalGame, OctalMoves};
 
@@ -25,12 +25,13 @@ pub struct Periodicity {
 /// least proven period is the least period of the whole sequence.
 ///
 /// ```
+/// use xo_core::budget::Meter;
 /// use xo_core::games::octal::OctalGame;
 /// use xo_core::solve::grundy::{find_period, nim_sequence, Periodicity};
 /// let kayles: OctalGame = "0.77".parse().unwrap();
-/// let p = find_period(&kayles, &nim_sequence(&kayles, 200));
+/// let p = find_period(&kayles, &nim_sequence(&kayles, 200, &Meter::unlimited()).unwrap());
 /// assert_eq!(p, Some(Periodicity { period: 12, preperiod: 71 }));
-/// assert_eq!(find_period(&kayles, &nim_sequence(&kayles, 100)), None);
+/// assert_eq!(find_period(&kayles, &nim_sequence(&kayles, 100, &Meter::unlimited()).unwrap()), None);
 /// ```
 pub fn find_period(game: &OctalGame, values: &[Grundy]) -> Option<Periodicity> {
     let rules = OctalMoves::new(game);
@@ -91,10 +92,11 @@ impl Summary {
     /// Summarises `values` (heaps `0..values.len()`) of `game`.
     ///
     /// ```
+    /// use xo_core::budget::Meter;
     /// use xo_core::games::octal::OctalGame;
     /// use xo_core::solve::grundy::{nim_sequence, Summary};
     /// let game = OctalGame::dot007();
-    /// let s = Summary::of(&game, &nim_sequence(&game, 15));
+    /// let s = Summary::of(&game, &nim_sequence(&game, 15, &Meter::unlimited()).unwrap());
     /// assert_eq!((s.largest, s.largest_at), (4, 15));
     /// assert_eq!(s.rare_heaps + s.common_heaps, 15);
     /// ```

@@ -20,9 +20,12 @@
 
 use super::filter;
 use super::kernel::Kernel;
+use super::mask::{best_mask, SparseMask};
+use super::method::{EngineStats, Method};
+use super::pipeline::{self, CHECK_HEAPS};
 use super::scan::{self, Mirror, ScanStats};
 use super::Grundy;
-use crate::budget::{Meter, Stopped};
+use crate::budget::{Meter, Stopped, Ticker};
 use crate::games::octal::{OctalGame, OctalMoves};
 
 /// Heaps computed before the first choice of a mask, with the default method.
@@ -37,126 +40,9 @@ const PROBE_EVERY: usize = 64;
 const PIPELINE_HEAPS: usize = 1 << 12;
 /// Most threads the filtered pass uses.
 const MAX_THREADS: usize = 4;
-/// Work (about one unit per split looked at) between two readings of the meter's clock: a few
-/// milliseconds at most.
-const CHECK_WORK: u64 = 1 << 22;
-/// Heaps between two readings of the meter's clock, whatever their estimated work.
-const CHECK_HEAPS: u64 = 64;
 /// Bytes per heap of each `u16` mirror of the values (forward and reversed, with their byte
 /// planes, and room to grow).
 const MIRROR_BYTES: u64 = 12;
-/// Largest value bit-length for which a mask is searched (the search is `O(b 2^b)`).
-const MASK_SEARCH_BITS: u32 = 22;
-
-/// How [`NimSequence`](super::NimSequence) computes values. Every method gives the same values;
-/// they differ in speed only.
-///
-/// ```
-/// use xo_core::games::octal::OctalGame;
-/// use xo_core::solve::grundy::{Method, NimSequence};
-/// let mut fast = NimSequence::new(OctalGame::dot007());
-/// let mut bitset = NimSequence::with_method(OctalGame::dot007(), Method::Bitset);
-/// assert_eq!(fast.extend_to(3000), bitset.extend_to(3000));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
-    /// The sparse-space method where the data show it pays. Elsewhere, for games whose moves
-    /// leave at most two heaps and while values stay below 2^12, the filtered pass where the CPU
-    /// has AVX-512 (on every core that helps); below 2^15, candidate testing where probes show it
-    /// costs less than scattering every split (into a table read forward from a `u16` mirror),
-    /// and that scatter otherwise; the bitset mex in the remaining cases.
-    Auto,
-    /// The filtered pass for every heap it can value (moves leaving at most two heaps, values
-    /// below 2^12, a CPU with AVX-512), on every core that helps; [`Method::Auto`] without the
-    /// sparse space for the others.
-    Filtered,
-    /// [`Method::Filtered`] with the scalar kernel, on any CPU: the same passes, work counters
-    /// included, several times slower than the AVX-512 kernel (and than [`Method::Auto`] without
-    /// it). For testing the filtered pass where AVX-512 is missing, and against it where not.
-    FilteredScalar,
-    /// Candidate testing for every heap (no sparse space): scatter `prefix` splits of each
-    /// splitting move, spread evenly, then test the least unseen value against all the splits with
-    /// a vectorised scan. Falls back to the bitset mex for three-heap moves and values of 2^15 or
-    /// more. The prefix changes the speed only.
-    Candidates {
-        /// Splits sampled (evenly spread) and scattered before testing starts, per splitting
-        /// move (at least 1; at least the number of splits scatters them all).
-        prefix: usize,
-    },
-    /// The bitset mex over every option of every heap (word-parallel, both cores for big heaps).
-    Bitset,
-    /// The sparse-space method, choosing the mask from the data first after `review_from` heaps
-    /// and again each time the number of heaps doubles. With `force` the best mask is used even
-    /// when rare heaps are plentiful (for testing); otherwise only when they are few.
-    Sparse {
-        /// Heaps computed by the bitset mex before the first mask is chosen (at least 2).
-        review_from: usize,
-        /// Use the best mask even when it does not pay.
-        force: bool,
-    },
-}
-
-/// Work counters of a [`NimSequence`](super::NimSequence), for reports and benchmarks.
-///
-/// ```
-/// use xo_core::games::octal::OctalGame;
-/// use xo_core::solve::grundy::NimSequence;
-/// let mut seq = NimSequence::new(OctalGame::dot007());
-/// seq.extend_to(5000);
-/// let stats = seq.stats();
-/// let valued = stats.sparse_heaps + stats.bitset_heaps + stats.candidate_heaps;
-/// assert_eq!(valued + stats.filtered_heaps, 5001);
-/// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct EngineStats {
-    /// Heaps valued by the sparse-space method without a full scan.
-    pub sparse_heaps: u64,
-    /// Heaps valued by a full scan of their options with the bitset mex.
-    pub bitset_heaps: u64,
-    /// Heaps valued by candidate testing (a full scan too).
-    pub candidate_heaps: u64,
-    /// Heaps valued by the filtered pass (a full vectorised scan).
-    pub filtered_heaps: u64,
-    /// Filtered passes: one per heap, two when the first tracked too few values.
-    pub filtered_passes: u64,
-    /// Splits the filtered pass found hitting a value still in its table (written out and
-    /// cleared).
-    pub filtered_hits: u64,
-    /// Candidates found to be options, each at the cost of a scan up to where it was found.
-    pub candidates_rejected: u64,
-    /// Two-heap splits looked at in total.
-    pub splits_scanned: u64,
-}
-
-/// A sparse-space classification of heaps: heap `x` with value `v` has the key
-/// `popcount(v & mask) + (x if domain) (mod 2)`, and is *rare* when its key is not `common_key`.
-///
-/// ```
-/// use xo_core::solve::grundy::SparseMask;
-/// let m = SparseMask { mask: 0b11, domain: false, common_key: true };
-/// assert!(m.is_rare(7, 0b11)); // two masked bits: even
-/// assert!(!m.is_rare(7, 0b01));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct SparseMask {
-    /// The bits of a value whose parity counts.
-    pub mask: Grundy,
-    /// Whether the heap's own parity counts too (sparse space in the domain).
-    pub domain: bool,
-    /// The key of common heaps.
-    pub common_key: bool,
-}
-
-impl SparseMask {
-    /// Whether heap `heap` of value `value` is rare.
-    pub fn is_rare(&self, heap: usize, value: Grundy) -> bool {
-        self.key(heap, value) != self.common_key
-    }
-
-    fn key(&self, heap: usize, value: Grundy) -> bool {
-        ((value & self.mask).count_ones() % 2 == 1) ^ (self.domain && heap % 2 == 1)
-    }
-}
 
 /// The incremental engine: values so far plus the sparse-space bookkeeping.
 #[derive(Debug, Clone)]
@@ -196,7 +82,7 @@ pub(crate) struct Engine {
     threads: usize,
     /// The filtered pass's scratch on this thread, and its workers.
     scratch: filter::Scratch,
-    workers: filter::Workers,
+    workers: pipeline::Workers,
     stats: EngineStats,
 }
 
@@ -233,9 +119,9 @@ impl Engine {
             Method::FilteredScalar => Some(Kernel::Scalar),
             _ => None,
         };
-        // The one thread policy: every core this process may use, as the engine's window allows.
-        let threads =
-            crate::threads::allowed(None, usize::MAX).min(rules.window()).min(MAX_THREADS);
+        // The one thread policy's default (every core this process may use), as the engine's
+        // window allows; `set_threads` asks for fewer.
+        let threads = Engine::usable_threads(&rules, crate::threads::allowed(None, usize::MAX));
         Engine {
             rules,
             method,
@@ -255,7 +141,7 @@ impl Engine {
             kernel,
             threads,
             scratch: filter::Scratch::new(kernel.unwrap_or_default()),
-            workers: filter::Workers::default(),
+            workers: pipeline::Workers::default(),
             stats: EngineStats::default(),
         }
     }
@@ -287,18 +173,23 @@ impl Engine {
         stats
     }
 
+    /// The threads the engine uses when allowed `threads` (by [`crate::threads::allowed`]): no
+    /// more than the rules' window lets work at once, nor than [`MAX_THREADS`].
+    fn usable_threads(rules: &OctalMoves, threads: usize) -> usize {
+        threads.min(rules.window()).min(MAX_THREADS)
+    }
+
+    /// Lets the engine use up to `threads` threads (the values are the same with any number).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = Engine::usable_threads(&self.rules, threads.max(1));
+    }
+
     /// Whether the next heaps can be valued by the filtered pass.
     fn filtering(&self) -> bool {
         self.kernel.is_some()
             && self.sparse.is_none()
             && self.mirror.is_some()
             && self.bits <= filter::MAX_BITS
-    }
-
-    /// Computes heaps up to `upto` inclusive.
-    pub fn extend_to(&mut self, upto: usize) {
-        let unlimited = super::unlimited_meter();
-        self.extend_within(upto, &unlimited).expect("an unlimited meter never stops");
     }
 
     /// The bytes the tables sized by the heap count take for `heaps` heaps, about: 4 per value,
@@ -321,7 +212,7 @@ impl Engine {
     /// milliseconds of work (on every thread). Stops when the meter does, keeping every value
     /// found so far; fails at once if the meter has already stopped. Work too small to reach a
     /// reading of the clock always finishes.
-    pub fn extend_within(&mut self, upto: usize, meter: &Meter) -> Result<(), Stopped> {
+    pub fn extend(&mut self, upto: usize, meter: &Meter) -> Result<(), Stopped> {
         if self.values.len() > upto {
             return Ok(());
         }
@@ -329,9 +220,9 @@ impl Engine {
             // A meter stopped before (by this job or another sharing it) stops this at once.
             meter.check()?;
         }
-        meter.reserve(self.bytes_for(upto + 1))?;
+        let _tables = meter.reserve(self.bytes_for(upto + 1))?;
         self.values.reserve(upto + 1 - self.values.len());
-        let mut pace = Pace::default();
+        let mut pace = Ticker::every(CHECK_HEAPS);
         let total = upto as u64 + 1;
         while self.values.len() <= upto {
             let n = self.values.len();
@@ -341,7 +232,7 @@ impl Engine {
             }
             let last = upto.min(self.next_review.saturating_sub(1));
             if self.filtering() && n >= PIPELINE_HEAPS && self.threads >= 2 && last > n {
-                let (found, stopped) = filter::extend(
+                let (found, stopped) = pipeline::extend(
                     &self.values,
                     &self.rules,
                     last,
@@ -365,6 +256,7 @@ impl Engine {
                 }
             }
             if n >= PARALLEL_HEAPS
+                && self.threads >= 2
                 && !self.filtering()
                 && n < upto
                 && n + 1 != self.next_review
@@ -387,7 +279,7 @@ impl Engine {
             }
         }
         // Done: the last heaps are counted, but a limit reached now stops nothing.
-        let _ = pace.flush(meter);
+        pace.flush(meter);
         Ok(())
     }
 
@@ -538,7 +430,7 @@ impl Engine {
                 let half = rest / 2;
                 self.stats.splits_scanned += half as u64;
                 let g = &self.values;
-                if half < PARALLEL_SPLITS {
+                if half < PARALLEL_SPLITS || self.threads < 2 {
                     mark_bytes(&mut self.bytes, g, rest, 1, half + 1);
                 } else {
                     let mid = 1 + half / 2;
@@ -623,103 +515,6 @@ impl Engine {
         self.stats.bitset_heaps += 1;
         mex(&self.seen)
     }
-}
-
-/// How one thread spends a [`Meter`]: counts the heaps it values, and after every
-/// [`CHECK_WORK`] of work ticks the meter with them and reads its clock.
-#[derive(Debug, Default)]
-pub(crate) struct Pace {
-    heaps: u64,
-    work: u64,
-}
-
-impl Pace {
-    /// Counts `heaps` more heaps that took `work` (about one unit per split); fails once the
-    /// meter has stopped. `Ok(true)` when it read the meter's clock.
-    pub fn step(&mut self, meter: &Meter, heaps: u64, work: u64) -> Result<bool, Stopped> {
-        self.heaps += heaps;
-        self.work += work + 1;
-        // The work estimate can be far off (a split of a game with large values costs more
-        // than one unit): the clock is read every CHECK_HEAPS heaps too.
-        if self.work < CHECK_WORK && self.heaps < CHECK_HEAPS {
-            return Ok(false);
-        }
-        self.flush(meter)?;
-        meter.check()?;
-        Ok(true)
-    }
-
-    /// Ticks the meter with the heaps counted since the last tick.
-    pub fn flush(&mut self, meter: &Meter) -> Result<(), Stopped> {
-        let heaps = std::mem::take(&mut self.heaps);
-        self.work = 0;
-        meter.tick(heaps)
-    }
-}
-
-/// The classification under which the fewest heaps `1..values.len()` are rare, with that number
-/// of rare heaps; every value must be below `1 << bits`. `split_parity` is the parity of the counts
-/// removed by every splitting move, if they share one (the domain may count only then). `None`
-/// when there is no heap to classify or the values are too wide to search.
-pub(crate) fn best_mask(
-    values: &[Grundy],
-    bits: u32,
-    split_parity: Option<usize>,
-) -> Option<(SparseMask, usize)> {
-    if values.len() < 2 || bits > MASK_SEARCH_BITS {
-        return None;
-    }
-    let size = 1usize << bits;
-    let mut plain = vec![0i64; size];
-    let mut signed = vec![0i64; size];
-    for (x, &v) in values.iter().enumerate().skip(1) {
-        plain[v as usize] += 1;
-        signed[v as usize] += if x % 2 == 0 { 1 } else { -1 };
-    }
-    walsh_hadamard(&mut plain);
-    let total = (values.len() - 1) as i64;
-    // f[m] = sum over heaps of (-1)^key.
-    let mut best: Option<(SparseMask, i64)> = None;
-    let mut consider = |f: &[i64], domain: bool, common_key: bool| {
-        // A common heap's value should lie in the sparse class of its own heap: odd masked parity
-        // in the range, and key 1 ^ (k mod 2) with the domain. Key 1 counts -1 in f.
-        let sign = if common_key { 1 } else { -1 };
-        // Mask 0 without the domain classifies nothing: skip it.
-        for (m, &fm) in f.iter().enumerate().skip(usize::from(!domain)) {
-            let rare = (total + sign * fm) / 2;
-            if best.is_none_or(|(_, b)| rare < b) {
-                best = Some((SparseMask { mask: m as Grundy, domain, common_key }, rare));
-            }
-        }
-    };
-    consider(&plain, false, true);
-    if split_parity.is_some() {
-        walsh_hadamard(&mut signed);
-        consider(&signed, true, split_parity == Some(0));
-    }
-    best.map(|(s, rare)| (s, rare as usize))
-}
-
-/// In place: `f[m]` becomes the sum over `v` of `f[v] * (-1)^popcount(v & m)`.
-fn walsh_hadamard(f: &mut [i64]) {
-    let mut h = 1;
-    while h < f.len() {
-        for block in f.chunks_mut(2 * h) {
-            let (lo, hi) = block.split_at_mut(h);
-            for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-                let (a, b) = (*x, *y);
-                *x = a + b;
-                *y = a - b;
-            }
-        }
-        h *= 2;
-    }
-}
-
-/// Every value's bit length, at least 6 (one word of options).
-pub(crate) fn bits_for(values: &[Grundy]) -> u32 {
-    let max = values.iter().copied().max().unwrap_or(0);
-    (32 - max.leading_zeros()).max(6)
 }
 
 fn words_for(bits: u32) -> usize {

@@ -15,27 +15,22 @@ mod analysis;
 mod engine;
 mod filter;
 mod kernel;
+mod mask;
+mod method;
+mod pipeline;
 mod plain;
 mod scan;
 mod sum;
 
 pub use analysis::{find_period, Periodicity, Summary};
-pub use engine::{EngineStats, Method, SparseMask};
+pub use mask::SparseMask;
+pub use method::{EngineStats, Method};
 pub use plain::nim_sequence_plain;
-pub use sum::{analyse_sum, analyse_sum_within, SumAnalysis, SumError, SumMove};
+pub use sum::{analyse_sum, SumAnalysis, SumError, SumMove};
 
-use crate::budget::{Budget, Meter, Stopped};
+use crate::budget::{Meter, Stopped};
 use crate::games::octal::{OctalGame, OctalMoves};
 use engine::Engine;
-
-/// A meter that never stops, for the calls that take none.
-pub(crate) fn unlimited_meter() -> Meter {
-    Meter::new(Budget {
-        max_nodes: u64::MAX,
-        timeout: std::time::Duration::MAX,
-        memory_bytes: u64::MAX,
-    })
-}
 
 /// A Grundy value. Octal games studied so far stay far below 2^16 for the heaps one can compute.
 pub type Grundy = u32;
@@ -79,28 +74,31 @@ pub fn filtered_pass_unavailable_reason() -> Option<String> {
     kernel::unavailable_reason()
 }
 
-/// The nim-sequence of `game` for heaps `0..=upto`, by the fastest engine available.
+/// The nim-sequence of `game` for heaps `0..=upto`, by the fastest engine available, within
+/// `meter` (see [`NimSequence::extend_to`]).
 ///
 /// ```
+/// use xo_core::budget::Meter;
 /// use xo_core::games::octal::OctalGame;
 /// use xo_core::solve::grundy::nim_sequence;
-/// let g = nim_sequence(&OctalGame::dot007(), 15);
+/// let g = nim_sequence(&OctalGame::dot007(), 15, &Meter::unlimited()).unwrap();
 /// assert_eq!(g, vec![0, 0, 0, 1, 1, 1, 2, 2, 0, 3, 3, 1, 1, 1, 0, 4]);
 /// ```
-pub fn nim_sequence(game: &OctalGame, upto: usize) -> Vec<Grundy> {
+pub fn nim_sequence(game: &OctalGame, upto: usize, meter: &Meter) -> Result<Vec<Grundy>, Stopped> {
     let mut engine = Engine::new(game, Method::Auto);
-    engine.extend_to(upto);
-    engine.into_values()
+    engine.extend(upto, meter)?;
+    Ok(engine.into_values())
 }
 
 /// A nim-sequence that grows on demand, for callers (like Treblecross analysis) that learn how far
 /// they need it only as their input arrives.
 ///
 /// ```
+/// use xo_core::budget::Meter;
 /// use xo_core::games::octal::OctalGame;
 /// use xo_core::solve::grundy::NimSequence;
 /// let mut seq = NimSequence::new(OctalGame::dot007());
-/// assert_eq!(seq.extend_to(9)[9], 3);
+/// assert_eq!(seq.extend_to(9, &Meter::unlimited()).unwrap()[9], 3);
 /// assert_eq!(seq.values().len(), 10);
 /// ```
 #[derive(Debug, Clone)]
@@ -118,10 +116,11 @@ impl NimSequence {
     /// An empty sequence for `game`, computed by `method`.
     ///
     /// ```
+    /// use xo_core::budget::Meter;
     /// use xo_core::games::octal::OctalGame;
     /// use xo_core::solve::grundy::{Method, NimSequence};
     /// let mut seq = NimSequence::with_method(OctalGame::dot007(), Method::Bitset);
-    /// assert_eq!(seq.extend_to(15)[15], 4);
+    /// assert_eq!(seq.extend_to(15, &Meter::unlimited()).unwrap()[15], 4);
     /// ```
     pub fn with_method(game: OctalGame, method: Method) -> Self {
         let engine = Engine::new(&game, method);
@@ -144,19 +143,14 @@ impl NimSequence {
         self.engine.values()
     }
 
-    /// Makes sure heaps `0..=upto` are computed and returns every value computed so far.
-    pub fn extend_to(&mut self, upto: usize) -> &[Grundy] {
-        self.engine.extend_to(upto);
-        self.engine.values()
-    }
-
-    /// Like [`NimSequence::extend_to`], but spending `meter`: it asks the meter for the memory
-    /// of the tables first (4 bytes per value, plus the engine's copies of the values sized by
-    /// the heap count), ticks it once per heap valued, and reads its clock every few
-    /// milliseconds of work on every thread. When the meter stops (a limit reached, or cancelled
-    /// from another thread) it returns the [`Stopped`], saying how far the values got, and keeps
-    /// every value computed so far. Work too small to reach a reading of the clock (fewer than
-    /// 64 heaps, and a few thousand heaps' splits) always finishes.
+    /// Makes sure heaps `0..=upto` are computed and returns every value computed so far,
+    /// spending `meter`: it asks the meter for the memory of the tables first (4 bytes per value,
+    /// plus the engine's copies of the values sized by the heap count), ticks it once per heap
+    /// valued, and reads its clock every few milliseconds of work on every thread. When the meter
+    /// stops (a limit reached, or cancelled from another thread) it returns the [`Stopped`],
+    /// saying how far the values got, and keeps every value computed so far. Work too small to
+    /// reach a reading of the clock (fewer than 64 heaps, and a few thousand heaps' splits)
+    /// always finishes.
     ///
     /// ```
     /// use std::time::Duration;
@@ -164,35 +158,58 @@ impl NimSequence {
     /// use xo_core::games::octal::OctalGame;
     /// use xo_core::solve::grundy::NimSequence;
     /// let mut seq = NimSequence::new(OctalGame::dot007());
+    /// assert_eq!(seq.extend_to(9, &Meter::unlimited()).unwrap()[9], 3);
     /// let ample = Meter::new(Budget::default());
-    /// assert!(seq.extend_within(1000, &ample).is_ok());
+    /// assert!(seq.extend_to(1000, &ample).is_ok());
     /// let none = || Meter::new(Budget::default().with_timeout(Duration::ZERO));
-    /// assert!(seq.extend_within(1050, &none()).is_ok());
-    /// let stopped = seq.extend_within(10_000_000, &none()).unwrap_err();
+    /// assert!(seq.extend_to(1050, &none()).is_ok());
+    /// let stopped = seq.extend_to(10_000_000, &none()).unwrap_err();
     /// assert_eq!(stopped.limit, Limit::Time);
     /// assert!(stopped.reached.starts_with("Grundy values up to heap "));
     /// assert!(seq.values().len() > 1051);
     /// ```
-    pub fn extend_within(&mut self, upto: usize, meter: &Meter) -> Result<(), Stopped> {
-        self.engine.extend_within(upto, meter).map_err(|stopped| {
-            let reached = self.values().len().saturating_sub(1);
-            stopped.reaching(format!("Grundy values up to heap {reached} of {upto}"))
-        })
+    pub fn extend_to(&mut self, upto: usize, meter: &Meter) -> Result<&[Grundy], Stopped> {
+        match self.engine.extend(upto, meter) {
+            Ok(()) => Ok(self.engine.values()),
+            Err(stopped) => {
+                let reached = self.values().len().saturating_sub(1);
+                Err(stopped.reaching(format!("Grundy values up to heap {reached} of {upto}")))
+            }
+        }
+    }
+
+    /// Lets the engine use up to `threads` threads (by default, every core this process may use,
+    /// as [`crate::threads::allowed`] decides; at most 4, and no more than the game's moves let
+    /// work at once). The values are the same with any number.
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::games::octal::OctalGame;
+    /// use xo_core::solve::grundy::NimSequence;
+    /// let mut one = NimSequence::new(OctalGame::dot007());
+    /// one.set_threads(1);
+    /// let mut many = NimSequence::new(OctalGame::dot007());
+    /// let meter = Meter::unlimited();
+    /// assert_eq!(one.extend_to(5000, &meter), many.extend_to(5000, &meter));
+    /// ```
+    pub fn set_threads(&mut self, threads: usize) {
+        self.engine.set_threads(threads);
     }
 
     /// The sparse-space classification in use, if the sparse method is running.
     ///
     /// ```
+    /// use xo_core::budget::Meter;
     /// use xo_core::games::octal::OctalGame;
     /// use xo_core::solve::grundy::{Method, NimSequence};
     /// let method = Method::Sparse { review_from: 64, force: true };
     /// let mut seq = NimSequence::with_method(OctalGame::dot007(), method);
     /// assert_eq!(seq.mask(), None);
-    /// seq.extend_to(500);
+    /// seq.extend_to(500, &Meter::unlimited()).unwrap();
     /// assert!(seq.mask().is_some());
     /// // .007 has no sparse space: the default method finds no mask worth using.
     /// let mut auto = NimSequence::new(OctalGame::dot007());
-    /// auto.extend_to(5000);
+    /// auto.extend_to(5000, &Meter::unlimited()).unwrap();
     /// assert_eq!(auto.mask(), None);
     /// ```
     pub fn mask(&self) -> Option<SparseMask> {
@@ -202,10 +219,11 @@ impl NimSequence {
     /// Work counters so far.
     ///
     /// ```
+    /// use xo_core::budget::Meter;
     /// use xo_core::games::octal::OctalGame;
     /// use xo_core::solve::grundy::NimSequence;
     /// let mut seq = NimSequence::new("0.77".parse::<OctalGame>().unwrap());
-    /// seq.extend_to(100);
+    /// seq.extend_to(100, &Meter::unlimited()).unwrap();
     /// let stats = seq.stats();
     /// assert_eq!(stats.candidate_heaps + stats.filtered_heaps, 101);
     /// ```

@@ -49,47 +49,29 @@ pub enum SumError {
 /// Heaps computed directly before a proven period is looked for.
 const FIRST_BLOCK: usize = 4096;
 
-/// Analyses the sum of `heaps` of `seq`'s game: its nim-sum, value and every winning move. The
-/// sequence is extended as far as the largest heap needs.
-///
-/// ```
-/// use xo_core::games::octal::OctalGame;
-/// use xo_core::solve::grundy::{analyse_sum, NimSequence, SumMove};
-/// use xo_core::Value;
-/// let mut kayles = NimSequence::new("0.77".parse::<OctalGame>().unwrap());
-/// // Kayles values: g(2) = 2, g(3) = 3, so 2 + 3 is won by moving 3 to a heap worth 2.
-/// let a = analyse_sum(&mut kayles, &[2, 3]).unwrap();
-/// assert_eq!((a.nim_sum, a.value), (1, Value::Win));
-/// assert!(a.winning_moves.contains(&SumMove { heap: 1, removed: 1, leaves: vec![2] }));
-/// assert_eq!(analyse_sum(&mut kayles, &[4, 4]).unwrap().value, Value::Loss);
-/// ```
-pub fn analyse_sum(seq: &mut NimSequence, heaps: &[usize]) -> Result<SumAnalysis, SumError> {
-    let max = max_heap(seq.game());
-    if let Some(&size) = heaps.iter().find(|&&h| h > max) {
-        return Err(SumError::HeapTooLarge { size, max });
-    }
-    let largest = heaps.iter().copied().max().unwrap_or(0);
-    seq.extend_to(largest);
-    let g = seq.values().to_vec();
-    Ok(analyse_sum_by(seq, heaps, |n| g[n]))
-}
-
-/// [`analyse_sum`] within `meter`, and for heaps of any size where the game's nim-sequence has a
-/// period: the sequence is computed in growing blocks until it reaches the largest heap or the
-/// Guy-Smith theorem proves a period, after which larger heaps are looked up in it (Kayles heaps
-/// of a million tokens need only a few thousand values).
+/// Analyses the sum of `heaps` of `seq`'s game: its nim-sum, value and every winning move,
+/// within `meter`. The sequence is computed in growing blocks until it reaches the largest heap
+/// or the Guy-Smith theorem proves a period, after which larger heaps are looked up in it
+/// (Kayles heaps of a million tokens need only a few thousand values).
 ///
 /// ```
 /// use xo_core::budget::Meter;
 /// use xo_core::games::octal::OctalGame;
-/// use xo_core::solve::grundy::{analyse_sum_within, NimSequence};
+/// use xo_core::solve::grundy::{analyse_sum, NimSequence, SumMove};
+/// use xo_core::Value;
 /// let mut kayles = NimSequence::new("0.77".parse::<OctalGame>().unwrap());
-/// let a = analyse_sum_within(&mut kayles, &[1_000_000, 7], &Meter::new(Default::default())).unwrap();
+/// let meter = Meter::unlimited();
+/// // Kayles values: g(2) = 2, g(3) = 3, so 2 + 3 is won by moving 3 to a heap worth 2.
+/// let a = analyse_sum(&mut kayles, &[2, 3], &meter).unwrap();
+/// assert_eq!((a.nim_sum, a.value), (1, Value::Win));
+/// assert!(a.winning_moves.contains(&SumMove { heap: 1, removed: 1, leaves: vec![2] }));
+/// assert_eq!(analyse_sum(&mut kayles, &[4, 4], &meter).unwrap().value, Value::Loss);
+/// let a = analyse_sum(&mut kayles, &[1_000_000, 7], &meter).unwrap();
 /// // g(1000000) = g(71 + (1000000 - 71) % 12) = g(80) = 1 (period 12 from 71), g(7) = 2.
 /// assert_eq!(a.heap_values, vec![1, 2]);
 /// assert!(kayles.values().len() < 10_000);
 /// ```
-pub fn analyse_sum_within(
+pub fn analyse_sum(
     seq: &mut NimSequence,
     heaps: &[usize],
     meter: &Meter,
@@ -101,7 +83,7 @@ pub fn analyse_sum_within(
     let largest = heaps.iter().copied().max().unwrap_or(0);
     let mut upto = largest.min(FIRST_BLOCK - 1).max(seq.values().len().saturating_sub(1));
     let period = loop {
-        seq.extend_within(upto.min(largest), meter)?;
+        seq.extend_to(upto.min(largest), meter)?;
         if upto >= largest {
             break None;
         }
