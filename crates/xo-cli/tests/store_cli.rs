@@ -256,33 +256,39 @@ fn fifos_devices_and_sparse_files_are_refused_at_once() {
 }
 
 #[test]
-fn databases_of_the_previous_format_are_read_and_upgraded() {
-    use xo_store::tier::format::encode_tier_v1;
+fn databases_of_the_previous_formats_are_read_and_upgraded() {
+    use xo_store::tier::format::{encode_tier_v1, encode_tier_v2};
     use xo_store::tier::TierFile;
     let dir = xo_test_support::dirs::tempdir().unwrap();
-    let (db, old) = (dir.path().join("db"), dir.path().join("old"));
+    let db = dir.path().join("db");
     assert!(xo(&["solve", "tictactoe", "--strong", "--db", s(&db)]).status.success());
-    std::fs::create_dir(&old).unwrap();
-    for t in 0..=9 {
-        let name = format!("tier-{t:02}.xot");
-        let tier = TierFile::open(&db.join(&name), None, Some(t)).unwrap();
-        let records = tier.records(0..tier.len()).unwrap();
-        let h = tier.header();
-        std::fs::write(old.join(&name), encode_tier_v1(&h.rules, t, &records, &h.made_by)).unwrap();
-    }
-    for p in ["", "XX.OO....", "XOXOOXOX."] {
-        let mut args = vec!["query", s(&old), "--json"];
-        if !p.is_empty() {
-            args.insert(2, p);
+    let encoders = [("v1", encode_tier_v1 as fn(&_, _, &_, &_) -> _), ("v2", encode_tier_v2)];
+    for (version, encode) in encoders {
+        let old = dir.path().join(version);
+        std::fs::create_dir(&old).unwrap();
+        for t in 0..=9 {
+            let name = format!("tier-{t:02}.xot");
+            let tier = TierFile::open(&db.join(&name), None, Some(t)).unwrap();
+            let records = tier.records(0..tier.len()).unwrap();
+            let h = tier.header();
+            std::fs::write(old.join(&name), encode(&h.rules, t, &records, &h.made_by)).unwrap();
         }
-        let from_old = xo(&args);
-        args[1] = s(&db);
-        assert_eq!(from_old.stdout, xo(&args).stdout, "{p:?}");
-    }
-    // A solve into it solves every tier again in the current format: the same files.
-    let out = xo(&["solve", "tictactoe", "--strong", "--db", s(&old)]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("(0 resumed)"));
-    for name in names(&db) {
-        assert!(std::fs::read(db.join(&name)).unwrap() == std::fs::read(old.join(&name)).unwrap());
+        for p in ["", "XX.OO....", "XOXOOXOX."] {
+            let mut args = vec!["query", s(&old), "--json"];
+            if !p.is_empty() {
+                args.insert(2, p);
+            }
+            let from_old = xo(&args);
+            args[1] = s(&db);
+            assert_eq!(from_old.stdout, xo(&args).stdout, "{version} {p:?}");
+        }
+        // A solve into it solves every tier again in the current format: the same files.
+        let out = xo(&["solve", "tictactoe", "--strong", "--db", s(&old)]);
+        assert!(String::from_utf8_lossy(&out.stdout).contains("(0 resumed)"), "{version}");
+        for name in names(&db) {
+            assert!(
+                std::fs::read(db.join(&name)).unwrap() == std::fs::read(old.join(&name)).unwrap()
+            );
+        }
     }
 }
