@@ -144,23 +144,11 @@ pub(super) fn best(
     heaps: &[usize],
     solved: Result<SolveReport, Stopped>,
 ) -> BestReport {
-    let mut report = BestReport {
-        game: query.game().name(),
-        position: query.position_text(),
-        to_move: "first player".into(),
-        best: None,
-        proven: true,
-        look_ahead_plies: None,
-        engine: query.engine().name(),
-        reason: None,
-        stopped: None,
-    };
+    let mut report = BestReport::of(query, "first player");
     let solved = match solved {
         Ok(solved) => solved,
         Err(stopped) => {
-            report.proven = false;
-            report.reason = Some(stopped.to_string());
-            report.stopped = Some(stopped);
+            report.stopped_by(stopped);
             return report;
         }
     };

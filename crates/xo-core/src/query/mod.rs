@@ -97,16 +97,12 @@ pub enum Question {
 /// assert_eq!(stopped.limit, Limit::Nodes);
 /// ```
 pub fn answer(query: &Query, meter: &Meter) -> Result<Answer, Stopped> {
+    // The best move is chosen from every move's value and remoteness.
+    let full = plan::Asked::of(Question::Analysis { winning_only: false });
     match query.plan() {
         Plan::Solve(solver, asked) => solve::solve(query, solver, *asked, meter).map(Answer::Solve),
         Plan::Best(solver, rules, pos) => {
-            let asked = plan::Asked::of(Question::Analysis { winning_only: false });
-            let solved = solve::solve(query, solver, asked, meter);
-            let report = play::best(query, rules, pos, solved);
-            match &report.stopped {
-                Some(stopped) if report.best.is_none() => Err(stopped.clone()),
-                _ => Ok(Answer::Best(report)),
-            }
+            play::best(query, rules, pos, solve::solve(query, solver, full, meter)).into_answer()
         }
         Plan::Count { board, bits, by_length, dense } => {
             count::count(query, (board, bits), *by_length, *dense, meter).map(Answer::Count)
@@ -122,13 +118,8 @@ pub fn answer(query: &Query, meter: &Meter) -> Result<Answer, Stopped> {
             Ok(Answer::After(heap_play::after(query, moves, mv, after)))
         }
         Plan::HeapBest { solver, moves, heaps } => {
-            let asked = plan::Asked::of(Question::Analysis { winning_only: false });
-            let solved = solve::solve(query, solver, asked, meter);
-            let report = heap_play::best(query, moves, heaps, solved);
-            match &report.stopped {
-                Some(stopped) if report.best.is_none() => Err(stopped.clone()),
-                _ => Ok(Answer::Best(report)),
-            }
+            let solved = solve::solve(query, solver, full, meter);
+            heap_play::best(query, moves, heaps, solved).into_answer()
         }
     }
 }

@@ -192,17 +192,7 @@ pub(super) fn best(
     pos: &Position,
     solved: Result<super::SolveReport, Stopped>,
 ) -> BestReport {
-    let mut report = BestReport {
-        game: query.game().name(),
-        position: query.position_text(),
-        to_move: player_to_move(rules, pos.plies()).into(),
-        best: None,
-        proven: true,
-        look_ahead_plies: None,
-        engine: query.engine().name(),
-        reason: None,
-        stopped: None,
-    };
+    let mut report = BestReport::of(query, player_to_move(rules, pos.plies()));
     match solved {
         Ok(solved) => report.best = best_move(solved.moves.as_deref().unwrap_or(&[])).cloned(),
         Err(stopped) => {
@@ -212,10 +202,40 @@ pub(super) fn best(
                 report.best = best_move(&moves).cloned();
                 report.look_ahead_plies = Some(depth);
             }
-            report.proven = false;
-            report.reason = Some(stopped.to_string());
-            report.stopped = Some(stopped);
+            report.stopped_by(stopped);
         }
     }
     report
+}
+
+impl BestReport {
+    /// The report of `query` with no move yet, proven until [`stopped_by`](Self::stopped_by).
+    pub(super) fn of(query: &Query, to_move: &str) -> BestReport {
+        BestReport {
+            game: query.game().name(),
+            position: query.position_text(),
+            to_move: to_move.into(),
+            best: None,
+            proven: true,
+            look_ahead_plies: None,
+            engine: query.engine().name(),
+            reason: None,
+            stopped: None,
+        }
+    }
+
+    /// Marks the report as not proven: the exact answer stopped at `stopped`.
+    pub(super) fn stopped_by(&mut self, stopped: Stopped) {
+        self.proven = false;
+        self.reason = Some(stopped.to_string());
+        self.stopped = Some(stopped);
+    }
+
+    /// The report as an answer, or the stop when the budget ran out before any move was known.
+    pub(super) fn into_answer(self) -> Result<super::Answer, Stopped> {
+        match self.stopped {
+            Some(stopped) if self.best.is_none() => Err(stopped),
+            _ => Ok(super::Answer::Best(self)),
+        }
+    }
 }
