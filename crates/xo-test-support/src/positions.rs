@@ -23,15 +23,6 @@ pub fn random_play(rules: &Rules, plies: usize, rng: &mut StdRng) -> Position {
 /// The position after exactly `plies` random legal moves from the empty board, or `None` when
 /// the game ends before.
 pub fn random_play_exactly(rules: &Rules, plies: usize, rng: &mut StdRng) -> Option<Position> {
-    let mut pos = rules.start();
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        moves.clear();
-        rules.moves(&pos, &mut moves);
-        if moves.is_empty() {
-            return None;
-        }
-        pos = rules.play(&pos, moves[rng.random_range(0..moves.len())]);
-    }
-    Some(pos)
+    let pos = random_play(rules, plies, rng);
+    (pos.plies() as usize == plies).then_some(pos)
 }
