@@ -115,6 +115,20 @@ impl<B: Bits> GravitySolver<B> {
                 return beta;
             }
         }
+        if beta > 0 && !self.line_still_open(pos, pos.current) {
+            // The mover cannot win any more: at best a draw.
+            beta = 0;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        if alpha < 0 && !self.line_still_open(pos, pos.opponent()) {
+            // Nor can the opponent: at worst a draw.
+            alpha = 0;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
         if self.even_height && m % 2 == 0 && beta > self.claimeven_floor {
             let bound = self.claimeven_bound(pos);
             if beta > bound {
