@@ -27,6 +27,39 @@ impl<B: Bits> GravitySolver<B> {
         next.count_ones() + 2 * mine.count_ones()
     }
 
+    /// Whether the move to `cell` leaves the opponent no move that stops the mover from winning
+    /// with their next stone: two threats they can reach, or one with another right above it,
+    /// or every cell they can play right under a threat.
+    #[inline]
+    pub(super) fn opponent_lost_after(&self, pos: &GravityPosition<B>, cell: B) -> bool {
+        let b = &self.board;
+        let mask = pos.mask | cell;
+        let mine = b.winning_cells(pos.current | cell, mask);
+        if mine == B::ZERO {
+            return false;
+        }
+        let playable = (mask + b.bottom()) & b.board_mask();
+        let forced = playable & mine;
+        let open = if forced == B::ZERO { playable } else { forced };
+        forced & (forced - B::ONE) != B::ZERO || open & !(mine >> 1) == B::ZERO
+    }
+
+    /// A lower bound on the mover's score from the move to `cell`, proved without searching:
+    /// the opponent can no longer complete a line (at least a draw), or, on a board of even
+    /// height, the claimeven bound of the position after the move.
+    #[inline]
+    pub(super) fn static_lower_bound(&self, pos: &GravityPosition<B>, cell: B) -> Option<i32> {
+        let mut child = *pos;
+        self.board.play_cell(&mut child, cell);
+        if self.even_height && child.moves.is_multiple_of(2) {
+            let upper = self.claimeven_bound(&child);
+            if upper != i32::MAX {
+                return Some(-upper);
+            }
+        }
+        (!self.line_still_open(&child, child.current)).then_some(0)
+    }
+
     /// Whether a player holding `stones` could still complete a line in `pos`: one made of their
     /// stones and empty cells. A player who cannot scores at most a draw (0). Measured with one
     /// thread: the empty 6x6 board visits 3% fewer positions with this bound, 7x5 2% fewer.

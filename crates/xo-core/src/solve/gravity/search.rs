@@ -176,6 +176,19 @@ impl<B: Bits> GravitySolver<B> {
             if cell == B::ZERO {
                 continue;
             }
+            if self.opponent_lost_after(pos, cell) {
+                // The best score the mover can have: a win with their next stone but one.
+                return win_at(n, m + 3);
+            }
+            if let Some(lower) = self.static_lower_bound(pos, cell) {
+                // Playing here proves at least `lower`.
+                if lower > alpha {
+                    alpha = lower;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+            }
             let promise = if col + 1 == best {
                 BEST_MOVE_PROMISE
             } else {
@@ -188,6 +201,15 @@ impl<B: Bits> GravitySolver<B> {
             }
             moves[i] = promise << 8 | col;
             len += 1;
+        }
+        // No move wins with the mover's next stone but one (none left the opponent lost): at
+        // best with the one after.
+        let max = if m + 5 > n { 0 } else { win_at(n, m + 5) };
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
         }
         // A child whose upper bound already lifts this node to beta proves it.
         if pos.moves < self.etc_below {
