@@ -163,7 +163,7 @@ fn budgets_stop_every_rank() {
 /// three ranks writes the single-process solve's files byte for byte (compared a tier at a time,
 /// so the test holds two files in memory, not two databases). A few minutes on two cores.
 #[test]
-#[ignore = "slow: minutes on two cores (in .ci/run's slow group)"]
+#[ignore = "heavy proof: about 17 minutes on two cores; run by hand with -- --ignored"]
 fn connect_5_4_4_on_three_ranks_is_the_single_process_database() {
     let _one = ONE_JOB.lock().unwrap_or_else(|e| e.into_inner());
     let (single, three) = (temp("c544-1p"), temp("c544-3"));

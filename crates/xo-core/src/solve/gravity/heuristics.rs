@@ -41,7 +41,8 @@ impl<B: Bits> GravitySolver<B> {
         let playable = (mask + b.bottom()) & b.board_mask();
         let forced = playable & mine;
         let open = if forced == B::ZERO { playable } else { forced };
-        forced & (forced - B::ONE) != B::ZERO || open & !(mine >> 1) == B::ZERO
+        let two_forced = forced != B::ZERO && forced & (forced - B::ONE) != B::ZERO;
+        two_forced || open & !(mine >> 1) == B::ZERO
     }
 
     /// A lower bound on the mover's score from the move to `cell`, proved without searching:
