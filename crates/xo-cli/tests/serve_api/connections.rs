@@ -1,0 +1,183 @@
+//! Clients that misbehave: a slow request, a client that goes away, connections that trickle or
+//! idle, and bodies that stall; none of them holds up the others.
+
+use crate::serving::Server;
+use std::time::{Duration, Instant};
+
+#[test]
+fn a_slow_request_does_not_hold_up_the_others() {
+    let server = Server::start(&["--workers", "2", "--timeout", "30"]);
+    let addr = server.addr;
+    let slow = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(xo_server::load::request(
+            addr,
+            "/api/solve?game=treblecross:1000000&timeout=4",
+            None,
+        ))
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    // While it computes, the other worker, the page and bad requests answer.
+    let started = Instant::now();
+    for _ in 0..20 {
+        assert_eq!(server.get("/api/solve?game=tictactoe&position=X...O....").0, 200);
+        assert_eq!(server.get("/api/solve?game=chess").0, 400);
+    }
+    let (status, page) = server.get("/");
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("<html")
+            || page.contains("<!doctype html")
+            || page.contains("<!DOCTYPE html")
+    );
+    let elapsed = started.elapsed();
+    let (status, _) = slow.join().unwrap().unwrap();
+    assert_eq!(status, 422);
+    assert!(elapsed < Duration::from_secs(3), "the quick requests took {elapsed:?}");
+}
+
+#[test]
+fn a_client_that_goes_away_frees_its_worker() {
+    let server = Server::start(&["--workers", "1", "--timeout", "30"]);
+    // The only worker starts a 20 s job; its client gives up after 0.3 s.
+    let gave_up = server.block_on(async {
+        tokio::time::timeout(
+            Duration::from_millis(300),
+            xo_server::load::request(
+                server.addr,
+                "/api/solve?game=treblecross:1000000&timeout=20",
+                None,
+            ),
+        )
+        .await
+    });
+    assert!(gave_up.is_err(), "the slow request answered within 0.3 s");
+    // The job was cancelled: the worker is free again at once, not in 20 s.
+    let started = Instant::now();
+    let (status, _) = server.get("/api/solve?game=tictactoe&position=XOX......");
+    assert_eq!(status, 200);
+    assert!(started.elapsed() < Duration::from_secs(5), "waited {:?}", started.elapsed());
+}
+
+#[test]
+fn trickling_and_idle_connections_are_closed_and_do_not_starve_the_server() {
+    use std::io::{Read, Write};
+    let server = Server::start(&["--header-timeout", "1", "--max-connections", "64"]);
+    // Forty connections that never finish their headers.
+    let mut slow: Vec<std::net::TcpStream> = (0..40)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(server.addr).unwrap();
+            s.write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\n").unwrap();
+            s
+        })
+        .collect();
+    // The server still answers others at once.
+    assert_eq!(server.get("/api/games").0, 200);
+    // After the header timeout, the trickling connections are closed by the server.
+    std::thread::sleep(Duration::from_millis(2500));
+    for s in &mut slow {
+        s.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+        let mut buf = Vec::new();
+        let closed = s.read_to_end(&mut buf).is_ok();
+        assert!(closed, "a trickling connection is still open");
+    }
+    // More connections than the limit wait to be accepted instead of failing anything.
+    let held: Vec<std::net::TcpStream> =
+        (0..100).map(|_| std::net::TcpStream::connect(server.addr).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(1500)); // the idle ones time out, making room
+    assert_eq!(server.get("/api/solve?game=tictactoe&position=X........").0, 200);
+    drop(held);
+}
+
+/// Reads what the server sends on `stream` until it closes the connection (at most `limit`):
+/// the text, and whether it closed.
+fn read_until_closed(stream: &mut std::net::TcpStream, limit: Duration) -> (String, bool) {
+    use std::io::Read;
+    stream.set_read_timeout(Some(limit)).unwrap();
+    let mut got = Vec::new();
+    let closed = stream.read_to_end(&mut got).is_ok();
+    (String::from_utf8_lossy(&got).into_owned(), closed)
+}
+
+/// A POST whose headers promise `length` bytes of body, and `sent` of them.
+fn post_promising(addr: std::net::SocketAddr, length: usize, sent: &[u8]) -> std::net::TcpStream {
+    use std::io::Write;
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    let head = format!(
+        "POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n\r\n"
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    s.write_all(sent).unwrap();
+    s
+}
+
+#[test]
+fn stalled_and_trickling_bodies_get_408_and_are_closed() {
+    use std::io::Write;
+    let server = Server::start(&["--body-timeout", "1", "--header-timeout", "30"]);
+    // Headers in at once, then 10 of the 100 bytes promised, then nothing.
+    let mut stalled = post_promising(server.addr, 100, br#"{"game":"t"#);
+    // A body trickling one byte every 200 ms: the timeout bounds the whole body, not each byte.
+    let mut trickling = post_promising(server.addr, 100, b"{");
+    let trickle = {
+        let mut s = trickling.try_clone().unwrap();
+        std::thread::spawn(move || {
+            for _ in 0..60 {
+                std::thread::sleep(Duration::from_millis(200));
+                if s.write_all(b" ").is_err() {
+                    return;
+                }
+            }
+        })
+    };
+    // Either way: 408 naming the flag, and the connection closed (the test's bound: 10 s).
+    for s in [&mut stalled, &mut trickling] {
+        let (text, closed) = read_until_closed(s, Duration::from_secs(10));
+        assert!(text.starts_with("HTTP/1.1 408"), "{text:?}");
+        assert!(text.contains("--body-timeout"), "{text}");
+        assert!(closed, "the connection is still open: {text:?}");
+    }
+    trickle.join().unwrap();
+    // A body declared far larger than the limit is refused before it is sent.
+    let mut large = post_promising(server.addr, 100 << 20, b"");
+    let (text, _) = read_until_closed(&mut large, Duration::from_secs(10));
+    assert!(text.starts_with("HTTP/1.1 413"), "{text:?}");
+    // A whole body is answered as before.
+    let body = r#"{"game":"tictactoe","position":"XX.OO...."}"#;
+    let mut whole = post_promising(server.addr, body.len(), body.as_bytes());
+    let (text, _) = read_until_closed(&mut whole, Duration::from_millis(1500));
+    assert!(text.starts_with("HTTP/1.1 200"), "{text:?}");
+}
+
+#[test]
+fn stalled_bodies_do_not_starve_other_clients() {
+    // Bodies may take a minute, yet four stalled ones do not hold the four connections.
+    let server = Server::start(&["--max-connections", "4", "--body-timeout", "60"]);
+    let mut stalled: Vec<std::net::TcpStream> =
+        (0..4).map(|_| post_promising(server.addr, 100, b"{")).collect();
+    std::thread::sleep(Duration::from_millis(300));
+    // A normal request is answered (the test gives up after 20 s, far below the body timeout).
+    let addr = server.addr;
+    let (done, answered) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let _ = done.send(rt.block_on(xo_server::load::request(
+            addr,
+            "/api/solve?game=tictactoe&position=X........",
+            None,
+        )));
+    });
+    let (status, body) = answered
+        .recv_timeout(Duration::from_secs(20))
+        .expect("a GET waited behind four stalled bodies")
+        .unwrap();
+    assert_eq!(status, 200, "{body}");
+    // It took the place of the stalled client that had waited longest, which was closed.
+    let (text, closed) = read_until_closed(&mut stalled[0], Duration::from_secs(5));
+    assert!(closed && text.is_empty(), "{text:?}");
+    // Many more clients, each answered in turn while stalled ones keep arriving.
+    for _ in 0..10 {
+        stalled.push(post_promising(server.addr, 100, b"{"));
+        assert_eq!(server.get("/api/games").0, 200);
+    }
+}
