@@ -1,0 +1,47 @@
+//! The page in a real headless browser (Debian's `chromium` and `chromium-driver`), two ways.
+//! Against the server started in this process: it plays tic-tac-toe by clicking and by keyboard,
+//! Connect 4 on 5x4 by column buttons and digit keys, LOL and Treblecross strips and Kayles heaps,
+//! and checks every shown move's colour, value, remoteness and best-move mark against `xo_core`'s
+//! own answer; undo/redo, the address bar round trip, paste, play against perfect play, errors,
+//! the page's size, that no request left the server's origin, and a phone-sized window. As the
+//! static copy `xo page --out` writes, served by a plain file host (no server: the WebAssembly
+//! core answers): five games played to the end against the page's perfect play, every position
+//! checked; the answer times measured; each defect of issue 21 reproduced. Screenshots are kept
+//! in `target/xo-artifacts/` (`midgame*.png`, `static-1280.png`, `static-375.png`, `phone-*.png`;
+//! under `$CARGO_TARGET_DIR` when set), and the times in `wasm-timings.json`.
+//!
+//! Without chromium or chromedriver the test says so loudly and passes, unless
+//! `XO_REQUIRE_BROWSER` is set (as `.ci/run` does), when it fails.
+//!
+//! One test binary, by concern: [`driver`] (chromium and chromedriver, a WebDriver session, or
+//! the loud skip), [`page`] (driving the page and reading its board), [`expected`] (what the
+//! page should show, from `xo_core`), [`static_host`] (a plain file host for the static copy);
+//! the tests: [`with_server`] (play against the server in this process), [`without_server`]
+//! (the static copy, the WebAssembly core alone), [`defects`] (issue 21's defects) and
+//! [`fallback`] (the server stopping under the page, and replies beyond its budget).
+
+mod defects;
+mod driver;
+mod expected;
+mod fallback;
+mod page;
+mod static_host;
+mod with_server;
+mod without_server;
+
+/// The page's file, as the server serves it.
+const PAGE: &str = include_str!("../../page/index.html");
+
+#[test]
+fn page_is_small_and_self_contained() {
+    assert!(PAGE.len() < 200 * 1024, "the page is {} bytes", PAGE.len());
+    for (name, _, bytes) in xo_server::page::FILES {
+        if name.ends_with(".wasm") {
+            continue;
+        }
+        let text = std::str::from_utf8(bytes).unwrap();
+        for external in ["http://", "https://", "@import", "src=\"//", "href=\"//"] {
+            assert!(!text.contains(external), "{name} names an outside resource: {external}");
+        }
+    }
+}
