@@ -136,6 +136,10 @@ enum Command {
         /// Merge each depth in a dense table indexed by position rank where it fits.
         #[arg(long)]
         dense: bool,
+        /// Threads for the census's layers (the counts are the same with any number), at most
+        /// the cores this process may use [default: those cores].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
         #[command(flatten)]
         budget: BudgetArgs,
     },
@@ -330,7 +334,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             no_moves,
             ref book,
             no_book,
-            threads,
             ..
         } if at.position.is_some()
             || at.moves.is_some()
@@ -340,13 +343,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             || winning
             || no_moves
             || book.is_some()
-            || no_book
-            || threads.is_some() =>
+            || no_book =>
         {
             anyhow::bail!(
                 "--strong solves the whole game from the empty board into --db (every position, \
-                 on every core); it takes no POSITION, --moves, --lines, --json, --value-only, \
-                 --winning, --no-moves, --book, --no-book or --threads (ask the database with xo query)"
+                 on --threads threads); it takes no POSITION, --moves, --lines, --json, --value-only, \
+                 --winning, --no-moves, --book or --no-book (ask the database with xo query)"
             );
         }
         Command::Solve { at, strong: true, db: Some(db), distributed: true, budget, .. } => {
@@ -360,8 +362,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 );
             }
         }
-        Command::Solve { at, strong: true, db: Some(db), budget, .. } => {
-            xo_cli::strong::solve(&at.game, &db, &budget, &mut out)?;
+        Command::Solve { at, strong: true, db: Some(db), budget, threads, .. } => {
+            let threads = xo_core::threads::allowed(threads.map(usize::from), usize::MAX);
+            xo_cli::strong::solve(&at.game, &db, &budget, threads, &mut out)?;
         }
         Command::Query { db, info: true, budget, .. } => {
             xo_cli::strong::info(&db, &mut out, &xo_core::budget::Meter::new(budget.budget()))?
@@ -410,9 +413,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             ask.request.play = play;
             ask::run(&ask, &mut out)?;
         }
-        Command::Count { at, by_length, dense, budget } => {
+        Command::Count { at, by_length, dense, threads, budget } => {
             let mut ask = query(at, Ask::Count, &budget)?;
             (ask.request.by_length, ask.request.dense) = (by_length, dense);
+            ask.request.threads = threads.map(usize::from);
             ask::run(&ask, &mut out)?;
         }
         Command::Check { at, budget } => {

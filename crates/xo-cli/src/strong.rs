@@ -60,7 +60,16 @@ pub fn prepare(game: &str) -> Result<(Rules, Board, Vec<Tier>)> {
 }
 
 /// Strong-solves `game` into `dir`, tier by tier from the full board back, within `budget`.
-pub fn solve(game: &str, dir: &Path, budget: &BudgetArgs, out: &mut impl Write) -> Result<()> {
+///
+/// Each tier is solved on `threads` threads (the thread policy's number: the records are the
+/// same with any number).
+pub fn solve(
+    game: &str,
+    dir: &Path,
+    budget: &BudgetArgs,
+    threads: usize,
+    out: &mut impl Write,
+) -> Result<()> {
     let (rules, board, tiers) = prepare(game)?;
     let total: u64 = tiers.iter().map(Tier::len).sum();
     let (meter, bar) = progress(budget, total);
@@ -86,11 +95,12 @@ pub fn solve(game: &str, dir: &Path, budget: &BudgetArgs, out: &mut impl Write) 
                 records
             }
             _ => {
+                let after = next.as_ref().map(|(t, r)| (*t, &r[..]));
                 let records =
-                    solve_tier(&board, tier, next.as_ref().map(|(t, r)| (*t, &r[..])), &meter)
+                    xo_core::threads::run_on(threads, || solve_tier(&board, tier, after, &meter))
                         .map_err(|s| {
-                            OverBudget::from(s.reaching(format!("tier {t} of {}", board.cells())))
-                        })?;
+                        OverBudget::from(s.reaching(format!("tier {t} of {}", board.cells())))
+                    })?;
                 db.write(t, &records, &made_by)?;
                 records
             }
@@ -110,11 +120,12 @@ pub fn solve(game: &str, dir: &Path, budget: &BudgetArgs, out: &mut impl Write) 
     let value = root.first().and_then(|r| r.scored());
     writeln!(
         out,
-        "{}: {} positions in {} tiers ({resumed} resumed), {bytes} bytes ({:.2} per position), {secs:.2} s, peak memory {} MiB\nvalue of the empty board: {}",
+        "{}: {} positions in {} tiers ({resumed} resumed), {bytes} bytes ({:.2} per position), {secs:.2} s on {threads} thread{}, peak memory {} MiB\nvalue of the empty board: {}",
         rules.name,
         positions,
         board.cells() + 1,
         bytes as f64 / positions.max(1) as f64,
+        if threads == 1 { "" } else { "s" },
         peak_memory_kib() >> 10,
         value.map_or("unknown".into(), |s| format!("{} in {} plies", s.value, s.remoteness)),
     )?;

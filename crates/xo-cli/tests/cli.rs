@@ -257,6 +257,13 @@ fn count_reports_games_positions_and_lengths() {
     assert_eq!(lengths, vec![(5, 1440), (6, 5328), (7, 47952), (8, 72576), (9, 127872)]);
     let dense = json(&["count", "tictactoe", "--json", "--by-length", "--dense"]);
     assert_eq!(dense, j, "dense tables and hash maps agree");
+    // The census obeys --threads, with the same counts on one thread as on every core.
+    for threads in ["1", "2"] {
+        let t = json(&["count", "tictactoe", "--json", "--by-length", "--threads", threads]);
+        assert_eq!(t, j, "--threads {threads}");
+    }
+    let big = json(&["count", "mnk:4,3,3", "--json", "--threads", "1"]);
+    assert_eq!(big, json(&["count", "mnk:4,3,3", "--json"]));
     // A finished position is one game.
     let j = json(&["count", "tictactoe", "XXXOO....", "--json"]);
     assert_eq!((j["games"].as_u64(), j["first_player_wins"].as_u64()), (Some(1), Some(1)));

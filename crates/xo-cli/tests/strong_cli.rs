@@ -170,3 +170,28 @@ fn distributed_needs_an_mpi_build() {
     assert!(err.contains("built without") && err.contains("--features mpi"), "{err}");
     assert!(!db.exists());
 }
+
+/// `--threads` is obeyed by the strong solve (the summary names the threads) and changes no
+/// byte: one thread and two write the same tier files.
+#[test]
+fn one_thread_and_two_write_the_same_files() {
+    let game = "connect:4,4,3";
+    let mut folders = Vec::new();
+    for threads in ["1", "2"] {
+        let db = temp(&format!("threads-{threads}"));
+        let out = xo(&["solve", game, "--strong", "--db", s(&db), "--threads", threads]);
+        let report = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let named = if threads == "1" { " on 1 thread," } else { " on 2 threads," };
+        // Two are asked for; a one-core machine gets one (the policy clamps to the cores).
+        let one_core = std::thread::available_parallelism().map_or(1, |n| n.get()) == 1;
+        assert!(report.contains(named) || one_core, "{report}");
+        folders.push(db);
+    }
+    let (one, two) = (files(&folders[0]), files(&folders[1]));
+    assert!(!one.is_empty());
+    assert_eq!(one, two);
+    for db in folders {
+        std::fs::remove_dir_all(&db).unwrap();
+    }
+}

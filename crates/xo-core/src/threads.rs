@@ -60,3 +60,23 @@ fn online_cores() -> Option<usize> {
         })
         .sum()
 }
+
+/// Runs `job` with the engines' parallel loops (rayon) on `threads` threads: a pool of its own
+/// when `threads` differs from the global pool's size, so a job asked to use one thread uses
+/// one, whatever the machine. Where no thread can be started (WebAssembly), `job` runs on the
+/// caller's thread with the global pool, as before.
+///
+/// ```
+/// let (inside, answer) = xo_core::threads::run_on(1, || (rayon::current_num_threads(), 6 * 7));
+/// assert_eq!((inside, answer), (1, 42));
+/// ```
+pub fn run_on<T: Send>(threads: usize, job: impl FnOnce() -> T + Send) -> T {
+    let threads = threads.max(1);
+    if threads == rayon::current_num_threads() {
+        return job();
+    }
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(job),
+        Err(_) => job(),
+    }
+}

@@ -26,6 +26,7 @@ mod deepening;
 mod describe;
 mod game;
 mod heap_play;
+mod judge;
 mod plan;
 mod play;
 mod prepared;
@@ -37,6 +38,7 @@ pub use deepening::LOOK_AHEAD_NODES;
 pub use describe::{describe, presets, GameInfo, Removal};
 pub use game::{Engine, Game, InputError};
 pub use heap_play::MAX_LISTED_HEAP_MOVES;
+pub use judge::{Judge, JudgeError, LOL_TABLE_LIMIT};
 pub use plan::{OCTAL_SEARCH_TOKENS, TREBLECROSS_SEARCH_CELLS};
 pub use play::{best_move, AfterReport, BestReport, LegalMove, MovesReport};
 pub use prepared::{Query, Source, MAX_PLAY_CELLS};
@@ -104,8 +106,11 @@ pub fn answer(query: &Query, meter: &Meter) -> Result<Answer, Stopped> {
         Plan::Best(solver, rules, pos) => {
             play::best(query, rules, pos, solve::solve(query, solver, full, meter)).into_answer()
         }
+        // The census's parallel layers run on the query's threads (the thread policy's number).
         Plan::Count { board, bits, by_length, dense } => {
-            count::count(query, (board, bits), *by_length, *dense, meter).map(Answer::Count)
+            crate::threads::run_on(query.threads(), || {
+                count::count(query, (board, bits), *by_length, *dense, meter).map(Answer::Count)
+            })
         }
         Plan::Check { board, setup } => count::check(query, board, setup, meter).map(Answer::Check),
         Plan::Sequence(seq) => sequence(seq, meter).map(Answer::Sequence),
