@@ -1,6 +1,8 @@
 //! The three classic judge formats: `ttt-count`, `lol` and `treblecross`.
 //!
-//! Each reads a count line and that many case lines, answers every case from its own line alone,
+//! Each reads a count line and that many case lines, answers every case from its own line alone
+//! (the three judge problems through the core's [`Judge`](xo_core::query::Judge), `connect4-score`
+//! through its one entry point),
 //! and streams: input is read in large chunks and split into lines in place ([`LineReader`]),
 //! answers are appended straight to one output buffer that is handed to the writer whenever it
 //! fills, so memory does not grow with the number of lines. Bad input stops the run with a
@@ -21,6 +23,7 @@ pub use ttt_count::TttCountAnswerer;
 
 use std::io::{Read, Write};
 use xo_core::budget::{Meter, Stopped, Ticker};
+use xo_core::query::JudgeError;
 
 /// Why one case line got no answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +43,15 @@ impl From<String> for CaseError {
 impl From<Stopped> for CaseError {
     fn from(stopped: Stopped) -> Self {
         CaseError::Stopped(stopped)
+    }
+}
+
+impl From<JudgeError> for CaseError {
+    fn from(e: JudgeError) -> Self {
+        match e {
+            JudgeError::Bad(expected) => CaseError::Bad(expected),
+            JudgeError::Stopped(stopped) => CaseError::Stopped(stopped),
+        }
     }
 }
 

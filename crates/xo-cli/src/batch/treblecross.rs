@@ -3,13 +3,12 @@
 use super::{Answerer, CaseError};
 use std::io::Write;
 use xo_core::budget::Meter;
-use xo_core::games::octal::OctalGame;
-use xo_core::games::treblecross::TreblecrossStrip;
-use xo_core::solve::grundy::NimSequence;
+use xo_core::query::Judge;
 
-/// Answers from the Grundy values of .007, computed as far as the longest free run seen so far.
+/// Answers through the core's [`Judge`] (Grundy values of .007, computed as far as the longest
+/// free run seen so far and kept between lines).
 pub struct TreblecrossAnswerer {
-    values: NimSequence,
+    judge: Judge,
     /// The run's budget.
     meter: Meter,
 }
@@ -47,7 +46,7 @@ impl TreblecrossAnswerer {
     /// assert!(matches!(quick.answer(&long, &mut out), Err(CaseError::Stopped(_))));
     /// ```
     pub fn with_meter(meter: Meter) -> Self {
-        TreblecrossAnswerer { values: NimSequence::new(OctalGame::dot007()), meter }
+        TreblecrossAnswerer { judge: Judge::new(), meter }
     }
 }
 
@@ -59,14 +58,7 @@ impl Answerer for TreblecrossAnswerer {
     }
 
     fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), CaseError> {
-        let strip = TreblecrossStrip::parse(case)
-            .map_err(|e| format!("expected a strip over '.X' of at least 3 cells: {e}"))?;
-        let analysis = strip.analyse(&mut self.values, &self.meter).map_err(|stopped| {
-            let longest = strip.free_runs().iter().map(|&(_, len)| len).max().unwrap_or(0);
-            let reached = stopped.reached.clone();
-            stopped.reaching(format!("a free run of {longest} cells ({reached})"))
-        })?;
-        self.meter.check()?;
+        let analysis = self.judge.treblecross(case, &self.meter)?;
         out.extend_from_slice(if analysis.winning { b"WINNING\n" } else { b"LOSING\n" });
         for (i, cell) in analysis.winning_moves.iter().enumerate() {
             if i > 0 {

@@ -4,10 +4,7 @@
 use super::{Answerer, CaseError};
 use std::io::Write;
 use xo_core::budget::Meter;
-use xo_core::games::board::Board;
-use xo_core::rules::parse_game;
-use xo_core::solve::count::GameCounter;
-use xo_core::solve::reach::Reachability;
+use xo_core::query::Judge;
 
 /// Cells of a grid.
 const CELLS: usize = 9;
@@ -55,8 +52,8 @@ const WEIGHT: [[u32; 256]; CELLS] = {
     t
 };
 
-/// Answers from a table of all 3^9 grids (indexed by base-3 rank), built once by the core's
-/// retrograde reachability check and memoised game counter; each line is then a table lookup.
+/// Answers from a table of all 3^9 grids (indexed by base-3 rank), the core's
+/// [`Judge::tictactoe_continuations`] rendered once; each line is then a table lookup.
 ///
 /// The table is flat: one 16-byte slot per grid holding its answer line, padded, with the length
 /// in the last byte. A line is ranked through per-cell 256-entry weight tables with no branch per cell, and
@@ -90,31 +87,23 @@ impl TttCountAnswerer {
 
     /// An answerer whose whole run is bounded by `meter`.
     pub fn with_meter(meter: Meter) -> Self {
-        let rules = parse_game("tictactoe").expect("tic-tac-toe is built in");
-        let ttt = Board::new(&rules).expect("nine cells fit a board");
-        debug_assert_eq!(ttt.cells(), CELLS);
-        let mut reach = Reachability::new(&ttt);
-        let mut counter = GameCounter::new(&ttt);
-        // Every grid, once, before the run: tic-tac-toe is small enough to need no budget.
-        let unlimited = Meter::unlimited();
-        let slots = (0..GRIDS as u64)
-            .map(|rank| {
-                let pos = ttt.unrank(u128::from(rank));
+        let slots = Judge::tictactoe_continuations()
+            .into_iter()
+            .map(|counts| {
                 let mut slot = [0u8; SLOT];
                 let mut text = &mut slot[..SLOT - 1];
                 // The counts of tic-tac-toe are below 10^6, so 15 bytes always hold the line.
-                let written = if reach.is_reachable(&pos, &unlimited).expect("no limit to reach") {
-                    let c = counter.count(&pos);
-                    writeln!(text, "{} {}", c.first, c.second)
-                } else {
-                    text.write_all(b"-1 -1\n")
+                let written = match counts {
+                    Some((x, o)) => writeln!(text, "{x} {o}"),
+                    None => text.write_all(b"-1 -1\n"),
                 };
                 written.expect("an answer line fits its slot");
                 let len = SLOT - 1 - text.len();
                 slot[SLOT - 1] = len as u8;
                 slot
             })
-            .collect();
+            .collect::<Vec<_>>();
+        debug_assert_eq!(slots.len(), GRIDS);
         TttCountAnswerer { slots, meter }
     }
 
@@ -162,7 +151,8 @@ impl Answerer for TttCountAnswerer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use xo_core::games::board::BoardPosition;
+    use xo_core::games::board::{Board, BoardPosition};
+    use xo_core::rules::parse_game;
 
     #[test]
     fn the_digit_rank_is_the_cores_rank() {
