@@ -16,8 +16,9 @@ const GRIDS: usize = 19_683;
 /// `"131184 77904\n"`, takes 13.
 const SLOT: usize = 16;
 
-/// Each byte's base-3 digit in [`Board::rank`]'s numbering (`.` 0, `X` 1, `O` 2), `None` for
-/// any other byte.
+/// Each byte's base-3 digit in the numbering of
+/// [`Board::rank`](xo_core::games::board::Board::rank) (`.` 0, `X` 1, `O` 2), `None` for any
+/// other byte.
 const fn digit(b: u8) -> Option<u32> {
     match b {
         b'.' => Some(0),
