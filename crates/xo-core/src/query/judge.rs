@@ -31,7 +31,7 @@ use crate::solve::count::GameCounter;
 use crate::solve::grundy::NimSequence;
 use crate::solve::lol::LolSolver;
 use crate::solve::reach::Reachability;
-use crate::solve::treblecross::Analysis;
+use crate::solve::treblecross::StripAnalysis;
 use crate::Value;
 
 /// Entries the LOL solver's tables keep between cases; past it they are emptied before the next
@@ -124,7 +124,7 @@ impl Judge {
     /// assert!(!won.winning && won.winning_moves.is_empty());
     /// assert_eq!(judge.treblecross(b"X.X..", &meter).unwrap().winning_moves, vec![1]);
     /// ```
-    pub fn treblecross(&mut self, case: &[u8], meter: &Meter) -> Result<Analysis, JudgeError> {
+    pub fn treblecross(&mut self, case: &[u8], meter: &Meter) -> Result<StripAnalysis, JudgeError> {
         let strip = TreblecrossStrip::parse(case).map_err(|e| {
             JudgeError::Bad(format!("expected a strip over '.X' of at least 3 cells: {e}"))
         })?;

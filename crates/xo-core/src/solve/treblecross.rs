@@ -8,7 +8,7 @@ use crate::solve::grundy::{Grundy, NimSequence};
 
 /// The outcome of a strip for the player to move, and every winning move (0-based cells).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Analysis {
+pub struct StripAnalysis {
     /// Whether the player to move wins with perfect play.
     pub winning: bool,
     /// Every cell where an X keeps the win, increasing; empty when losing.
@@ -47,13 +47,13 @@ impl TreblecrossStrip {
     /// assert_eq!(stopped.limit, Limit::Time);
     /// assert!(stopped.reached.ends_with(" of 1000002"));
     /// ```
-    pub fn analyse(&self, seq: &mut NimSequence, meter: &Meter) -> Result<Analysis, Stopped> {
+    pub fn analyse(&self, seq: &mut NimSequence, meter: &Meter) -> Result<StripAnalysis, Stopped> {
         if self.is_won() {
-            return Ok(Analysis { winning: false, winning_moves: Vec::new() });
+            return Ok(StripAnalysis { winning: false, winning_moves: Vec::new() });
         }
         let immediate = self.immediate_wins();
         if !immediate.is_empty() {
-            return Ok(Analysis { winning: true, winning_moves: immediate });
+            return Ok(StripAnalysis { winning: true, winning_moves: immediate });
         }
         let runs = self.free_runs();
         // A free run of `len` cells is a .007 heap of `len + 2`.
@@ -63,7 +63,7 @@ impl TreblecrossStrip {
         let run_value = |len: usize| -> Grundy { g007[len + 2] };
         let total = runs.iter().fold(0, |acc, &(_, len)| acc ^ run_value(len));
         if total == 0 {
-            return Ok(Analysis { winning: false, winning_moves: Vec::new() });
+            return Ok(StripAnalysis { winning: false, winning_moves: Vec::new() });
         }
         let mut winning_moves = Vec::new();
         for &(start, len) in &runs {
@@ -76,6 +76,6 @@ impl TreblecrossStrip {
                 }
             }
         }
-        Ok(Analysis { winning: true, winning_moves })
+        Ok(StripAnalysis { winning: true, winning_moves })
     }
 }
