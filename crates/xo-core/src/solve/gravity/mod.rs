@@ -28,8 +28,9 @@
 //! that proved each lower bound, and tries that move first, then the others in the order of the
 //! useful threats they create (winning cells after the move that are not right above one of the
 //! opponent's; those right above a playable cell count more), centre columns first among
-//! equals. Before searching any child it reads the children's table entries, which sometimes
-//! prove the node at once (enhanced transposition cut-off). Mirror images share table entries
+//! equals. Before searching any child it reads the children's table entries (requested together, so
+//! that their memory latencies overlap), which sometimes prove the node at once (enhanced
+//! transposition cut-off). Mirror images share table entries
 //! in the opening.
 //!
 //! The same code runs on boards of 64-bit and 128-bit words ([`Bits`]), and on several threads

@@ -44,6 +44,21 @@ impl<T: bytemuck::Zeroable + Sync> Zeroed<T> {
     }
 }
 
+/// Asks the processor to bring `entry`'s cache line in, without waiting for it: a search that
+/// will read several entries of a large table overlaps their memory latencies this way.
+#[inline(always)]
+pub(super) fn prefetch<T>(entry: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it reads nothing into the program and cannot fault
+    // (and SSE, which it needs, is part of every x86_64 processor).
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((entry as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = entry;
+}
+
 impl<T> Deref for Zeroed<T> {
     type Target = [T];
 

@@ -214,11 +214,17 @@ impl<B: Bits> GravitySolver<B> {
         // A child whose upper bound already lifts this node to beta proves it.
         if pos.moves < self.etc_below {
             if let Some(t) = &self.table {
-                for &mv in &moves[..len] {
+                // The children's entries are requested together, then read.
+                let mut keys = [B::ZERO; 32];
+                for (k, &mv) in keys.iter_mut().zip(&moves[..len]) {
                     let mut child = *pos;
+                    self.board.play_cell(&mut child, next & self.board.column_mask(mv & 0xFF));
+                    *k = self.table_key(&child);
+                    t.prefetch(*k);
+                }
+                for (&mv, &child_key) in moves[..len].iter().zip(&keys) {
                     let col = mv & 0xFF;
-                    self.board.play_cell(&mut child, next & self.board.column_mask(col));
-                    let b = (t.get(self.table_key(&child)) & self.bound_mask) as i32;
+                    let b = (t.get(child_key) & self.bound_mask) as i32;
                     if b != 0 && b <= range {
                         let upper = b + low - 1;
                         if -upper >= beta {

@@ -10,7 +10,7 @@
 //! fewer positions than one entry a key in the same 256 MiB (363M against 408M), fewer than one
 //! entry a key in twice the memory (357M in 512 MiB).
 
-use super::pages::Zeroed;
+use super::pages::{prefetch, Zeroed};
 use crate::games::gravity::Bits;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
@@ -127,6 +127,19 @@ impl<B: Bits> Table<B> {
     fn split(&self, x: B) -> (usize, B) {
         let index = (x & ((B::ONE << self.bits) - B::ONE)).to_u128() as usize;
         (index, x >> self.bits)
+    }
+
+    /// Starts bringing in the entry of `key` (see [`prefetch`]), to be read soon.
+    #[inline(always)]
+    pub(super) fn prefetch(&self, key: B) {
+        let (i, _) = self.split(self.mix(key));
+        match &self.entries {
+            Entries::Narrow(t) => prefetch(&t[i]),
+            Entries::Wide(t) => prefetch(&t[i]),
+            // A pair shares one cache line (16-byte aligned).
+            Entries::Paired(t) => prefetch(&t[i & !1]),
+            Entries::Huge(t) => prefetch(&t[i]),
+        }
     }
 
     /// The stored bound of `key` (0: none).
