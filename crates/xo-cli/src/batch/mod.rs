@@ -14,46 +14,17 @@ mod lol;
 mod treblecross;
 mod ttt_count;
 
-pub use self::CaseError as AnswerError;
 pub use connect4::Connect4ScoreAnswerer;
 pub use lines::{find_newline, BatchError, LineReader};
 pub use lol::LolAnswerer;
 pub use treblecross::TreblecrossAnswerer;
 pub use ttt_count::TttCountAnswerer;
+/// Why one case line got no answer: the core's judge error, shared by every batch format.
+pub use xo_core::query::JudgeError as CaseError;
+pub use xo_core::query::JudgeError as AnswerError;
 
 use std::io::{Read, Write};
-use xo_core::budget::{Meter, Stopped, Ticker};
-use xo_core::query::JudgeError;
-
-/// Why one case line got no answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CaseError {
-    /// The line is not in the format: what was expected.
-    Bad(String),
-    /// The run's budget ran out on it.
-    Stopped(Stopped),
-}
-
-impl From<String> for CaseError {
-    fn from(expected: String) -> Self {
-        CaseError::Bad(expected)
-    }
-}
-
-impl From<Stopped> for CaseError {
-    fn from(stopped: Stopped) -> Self {
-        CaseError::Stopped(stopped)
-    }
-}
-
-impl From<JudgeError> for CaseError {
-    fn from(e: JudgeError) -> Self {
-        match e {
-            JudgeError::Bad(expected) => CaseError::Bad(expected),
-            JudgeError::Stopped(stopped) => CaseError::Stopped(stopped),
-        }
-    }
-}
+use xo_core::budget::{Meter, Ticker};
 
 /// Output bytes gathered before they are handed to the writer.
 const OUT_CHUNK: usize = 256 * 1024;

@@ -47,6 +47,13 @@ pub enum JudgeError {
     Stopped(Stopped),
 }
 
+impl From<String> for JudgeError {
+    /// What was expected, for a case not in the problem's format.
+    fn from(expected: String) -> Self {
+        JudgeError::Bad(expected)
+    }
+}
+
 impl From<Stopped> for JudgeError {
     fn from(stopped: Stopped) -> Self {
         JudgeError::Stopped(stopped)
