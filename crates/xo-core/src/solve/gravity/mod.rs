@@ -23,8 +23,10 @@
 //! (the mover cannot win at once, the opponent not on their next stone, nobody before their
 //! `k`-th stone) and, on boards of even height with the first player to move, by what the other
 //! player gets by answering every stone right above it ([`GravitySolver`]'s claimeven bound:
-//! at best a draw when no line fits the cells left to the mover). It keeps upper and lower
-//! bounds in a transposition table (on 2 MiB pages where the system has them), with the move
+//! at best a draw when no line fits the cells left to the mover). A position whose only move
+//! blocks the opponent's threat plays it at once, with no table entry of its own (on the empty
+//! 7x6 board, 8% more positions but about 9% less time on two threads). Other positions keep
+//! upper and lower bounds in a transposition table (on 2 MiB pages where the system has them), with the move
 //! that proved each lower bound, and tries that move first, then the others in the order of the
 //! useful threats they create (winning cells after the move that are not right above one of the
 //! opponent's; those right above a playable cell count more), centre columns first among

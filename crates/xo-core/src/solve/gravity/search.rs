@@ -138,6 +138,13 @@ impl<B: Bits> GravitySolver<B> {
                 }
             }
         }
+        if next & theirs != B::ZERO {
+            // The one move that blocks the opponent's threat: played at once, without the
+            // table (the position after it has its own entry).
+            let mut child = *pos;
+            self.board.play_cell(&mut child, next);
+            return -self.negamax(&child, meter, -beta, -alpha);
+        }
         let (low, range) = self.encoding();
         let (key, mirrored) = self.table_key_mirrored(pos);
         let stored = self.table.as_ref().map_or(0, |t| t.get(key));
