@@ -26,14 +26,13 @@
 //! at best a draw when no line fits the cells left to the mover). A position whose only move
 //! blocks the opponent's threat plays it at once, with no table entry of its own (on the empty
 //! 7x6 board, 8% more positions but about 9% less time on two threads). Other positions keep
-//! upper and lower bounds in a transposition table (on 2 MiB pages where the system has them), with the move
-//! that proved each lower bound, and tries that move first, then the others in the order of the
-//! useful threats they create (winning cells after the move that are not right above one of the
-//! opponent's; those right above a playable cell count more), centre columns first among
-//! equals. Before searching any child it reads the children's table entries (requested together, so
-//! that their memory latencies overlap), which sometimes prove the node at once (enhanced
-//! transposition cut-off). Mirror images share table entries
-//! in the opening.
+//! upper and lower bounds in a transposition table (on 2 MiB pages where the system has them),
+//! with the move that proved each lower bound, and try that move first, then the others in the
+//! order of the useful threats they create (winning cells after the move that are not right
+//! above one of the opponent's; those right above a playable cell count more), centre columns
+//! first among equals. Before searching any child a node reads the children's table entries
+//! (requested together, so that their memory latencies overlap), which sometimes prove it at
+//! once (enhanced transposition cut-off). Mirror images share table entries in the opening.
 //!
 //! The same code runs on boards of 64-bit and 128-bit words ([`Bits`]), and on several threads
 //! sharing one table ([`GravitySolver::set_threads`], the `parallel` module).

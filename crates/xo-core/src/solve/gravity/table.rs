@@ -136,7 +136,7 @@ impl<B: Bits> Table<B> {
         match &self.entries {
             Entries::Narrow(t) => prefetch(&t[i]),
             Entries::Wide(t) => prefetch(&t[i]),
-            // A pair shares one cache line (16-byte aligned).
+            // A pair's first entry: in a mapped (page-aligned) table, the pair shares its line.
             Entries::Paired(t) => prefetch(&t[i & !1]),
             Entries::Huge(t) => prefetch(&t[i]),
         }
