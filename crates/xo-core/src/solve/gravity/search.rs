@@ -226,12 +226,11 @@ impl<B: Bits> GravitySolver<B> {
                 for (k, &mv) in keys.iter_mut().zip(&moves[..len]) {
                     let mut child = *pos;
                     self.board.play_cell(&mut child, next & self.board.column_mask(mv & 0xFF));
-                    *k = self.table_key(&child);
-                    t.prefetch(*k);
+                    *k = t.prefetch(self.table_key(&child));
                 }
-                for (&mv, &child_key) in moves[..len].iter().zip(&keys) {
+                for (&mv, &mixed) in moves[..len].iter().zip(&keys) {
                     let col = mv & 0xFF;
-                    let b = (t.get(child_key) & self.bound_mask) as i32;
+                    let b = (t.get_mixed(mixed) & self.bound_mask) as i32;
                     if b != 0 && b <= range {
                         let upper = b + low - 1;
                         if -upper >= beta {

@@ -129,10 +129,12 @@ impl<B: Bits> Table<B> {
         (index, x >> self.bits)
     }
 
-    /// Starts bringing in the entry of `key` (see [`prefetch`]), to be read soon.
+    /// Starts bringing in the entry of `key` (see [`prefetch`]), to be read soon by
+    /// [`Table::get_mixed`] with the mixed key returned here.
     #[inline(always)]
-    pub(super) fn prefetch(&self, key: B) {
-        let (i, _) = self.split(self.mix(key));
+    pub(super) fn prefetch(&self, key: B) -> B {
+        let mixed = self.mix(key);
+        let (i, _) = self.split(mixed);
         match &self.entries {
             Entries::Narrow(t) => prefetch(&t[i]),
             Entries::Wide(t) => prefetch(&t[i]),
@@ -140,15 +142,22 @@ impl<B: Bits> Table<B> {
             Entries::Paired(t) => prefetch(&t[i & !1]),
             Entries::Huge(t) => prefetch(&t[i]),
         }
+        mixed
     }
 
     /// The stored bound of `key` (0: none).
     #[inline(always)]
     pub(super) fn get(&self, key: B) -> u32 {
+        self.get_mixed(self.mix(key))
+    }
+
+    /// The stored bound of the key whose mix is `x` (0: none).
+    #[inline(always)]
+    pub(super) fn get_mixed(&self, x: B) -> u32 {
         if let Entries::Paired(t) = &self.entries {
-            return self.get_paired(t, key);
+            return self.get_paired(t, x);
         }
-        let (i, rest) = self.split(self.mix(key));
+        let (i, rest) = self.split(x);
         // An entry's rest and bound fit the word (at most 118 + 8 bits in 128, 54 + 8 in 64).
         let e = B::from_u128(match &self.entries {
             Entries::Narrow(t) => t[i].load(Relaxed) as u128,
@@ -193,8 +202,8 @@ impl<B: Bits> Table<B> {
     }
 
     #[inline(always)]
-    fn get_paired(&self, t: &[AtomicU64], key: B) -> u32 {
-        let (i, rest) = self.split_paired(self.mix(key));
+    fn get_paired(&self, t: &[AtomicU64], x: B) -> u32 {
+        let (i, rest) = self.split_paired(x);
         let shift = self.value_bits + STONES_BITS;
         let value = (1u64 << self.value_bits) - 1;
         for e in [t[i].load(Relaxed), t[i + 1].load(Relaxed)] {
