@@ -289,7 +289,7 @@ impl<B: Bits> GravityBoard<B> {
 
     /// The empty cells where one more stone of `stones` completes `k` in a row (whether or not
     /// they can be played yet).
-    #[inline]
+    #[inline(always)]
     pub fn winning_cells(&self, stones: B, mask: B) -> B {
         let r = if self.fast4 { self.winning4(stones) } else { self.winning_k(stones) };
         r & (self.board ^ mask)
@@ -319,6 +319,7 @@ impl<B: Bits> GravityBoard<B> {
 
     /// [`GravityBoard::winning_cells`] for any `k`: a cell wins when, along some direction, `a`
     /// stones lie on one side of it and `k - 1 - a` on the other.
+    #[inline(never)]
     fn winning_k(&self, p: B) -> B {
         let k = self.k;
         if k > B::BITS {

@@ -6,15 +6,28 @@ use super::{win_at, GravityPosition, GravitySolver};
 use crate::games::gravity::Bits;
 
 impl<B: Bits> GravitySolver<B> {
-    /// How promising the move to `cell` looks for the player to move (higher first): the
-    /// threats it leaves them, weighted by how soon they can bite. A threat directly above one
-    /// of the opponent's is worthless (the opponent wins below it first); one right above a
-    /// cell that can be played next forbids the opponent that cell, and counts more.
+    /// What the move to `cell` leaves the mover: the cells where one more of their stones
+    /// completes a line (playable or not), and the cells playable after it. Both
+    /// [`GravitySolver::opponent_lost_after`] and [`GravitySolver::move_promise`] read them, so
+    /// each move's threats are found once.
     #[inline]
-    pub(super) fn move_promise(&self, pos: &GravityPosition<B>, cell: B, theirs: B) -> u32 {
+    pub(super) fn after_move(&self, pos: &GravityPosition<B>, cell: B) -> AfterMove<B> {
         let b = &self.board;
         let mask = pos.mask | cell;
-        let mine = b.winning_cells(pos.current | cell, mask) & !(theirs << 1);
+        AfterMove {
+            threats: b.winning_cells(pos.current | cell, mask),
+            playable: (mask + b.bottom()) & b.board_mask(),
+        }
+    }
+
+    /// How promising a move looks for the player to move (higher first), from what it leaves
+    /// them (`after`) and the opponent's winning cells (`theirs`): the threats it leaves them,
+    /// weighted by how soon they can bite. A threat directly above one of the opponent's is
+    /// worthless (the opponent wins below it first); one right above a cell that can be played
+    /// next forbids the opponent that cell, and counts more.
+    #[inline]
+    pub(super) fn move_promise(&self, after: &AfterMove<B>, theirs: B) -> u32 {
+        let mine = after.threats & !(theirs << 1);
         if mine == B::ZERO {
             return 0;
         }
@@ -22,43 +35,37 @@ impl<B: Bits> GravitySolver<B> {
         // threats twice and the ones right above a playable cell once more visits 15-25% fewer
         // positions than counting every threat; weighing threats two rows up, or by the row
         // parity that favours their owner, did not help.
-        let playable = (mask + b.bottom()) & b.board_mask();
-        let next = mine & (playable << 1);
+        let next = mine & (after.playable << 1);
         next.count_ones() + 2 * mine.count_ones()
     }
 
-    /// Whether the move to `cell` leaves the opponent no move that stops the mover from winning
-    /// with their next stone: two threats they can reach, or one with another right above it,
-    /// or every cell they can play right under a threat.
+    /// Whether a move that leaves the mover `after` leaves the opponent no move that stops the
+    /// mover from winning with their next stone: two threats they can reach, or one with
+    /// another right above it, or every cell they can play right under a threat.
     #[inline]
-    pub(super) fn opponent_lost_after(&self, pos: &GravityPosition<B>, cell: B) -> bool {
-        let b = &self.board;
-        let mask = pos.mask | cell;
-        let mine = b.winning_cells(pos.current | cell, mask);
+    pub(super) fn opponent_lost_after(&self, after: &AfterMove<B>) -> bool {
+        let mine = after.threats;
         if mine == B::ZERO {
             return false;
         }
-        let playable = (mask + b.bottom()) & b.board_mask();
-        let forced = playable & mine;
-        let open = if forced == B::ZERO { playable } else { forced };
+        let forced = after.playable & mine;
+        let open = if forced == B::ZERO { after.playable } else { forced };
         let two_forced = forced != B::ZERO && forced & (forced - B::ONE) != B::ZERO;
         two_forced || open & !(mine >> 1) == B::ZERO
     }
 
-    /// A lower bound on the mover's score from the move to `cell`, proved without searching:
-    /// the opponent can no longer complete a line (at least a draw), or, on a board of even
-    /// height, the claimeven bound of the position after the move.
+    /// A lower bound on the mover's score from their move that led to `child`, proved without
+    /// searching: the opponent (to move in `child`) can no longer complete a line (at least a
+    /// draw), or, on a board of even height, the claimeven bound of `child`.
     #[inline]
-    pub(super) fn static_lower_bound(&self, pos: &GravityPosition<B>, cell: B) -> Option<i32> {
-        let mut child = *pos;
-        self.board.play_cell(&mut child, cell);
+    pub(super) fn static_lower_bound(&self, child: &GravityPosition<B>) -> Option<i32> {
         if self.even_height && child.moves.is_multiple_of(2) {
-            let upper = self.claimeven_bound(&child);
+            let upper = self.claimeven_bound(child);
             if upper != i32::MAX {
                 return Some(-upper);
             }
         }
-        (!self.line_still_open(&child, child.current)).then_some(0)
+        (!self.line_still_open(child, child.current)).then_some(0)
     }
 
     /// Whether a player holding `stones` could still complete a line in `pos`: one made of their
@@ -101,5 +108,22 @@ impl<B: Bits> GravitySolver<B> {
             }
         }
         -win_at(n, n)
+    }
+}
+
+/// What a move leaves its player ([`GravitySolver::after_move`]).
+pub(super) struct AfterMove<B> {
+    /// The empty cells where one more of their stones completes a line.
+    threats: B,
+    /// The cells that can be played next.
+    playable: B,
+}
+
+impl<B: Bits> AfterMove<B> {
+    /// Whether the move threatens a cell the opponent can play at once, so that the opponent
+    /// must play there (or has lost): the search then plays that one move without the table.
+    #[inline]
+    pub(super) fn forces_a_block(&self) -> bool {
+        self.threats & self.playable != B::ZERO
     }
 }

@@ -143,6 +143,10 @@ impl<B: Bits> GravitySolver<B> {
             // table (the position after it has its own entry).
             let mut child = *pos;
             self.board.play_cell(&mut child, next);
+            if let Some(t) = &self.table {
+                // The child reads its entry once it has found its moves.
+                t.prefetch(self.table_key(&child));
+            }
             return -self.negamax(&child, meter, -beta, -alpha);
         }
         let (low, range) = self.encoding();
@@ -178,16 +182,32 @@ impl<B: Bits> GravitySolver<B> {
         let mut moves = [0u32; 32];
         let mut len = 0usize;
         let b = &self.board;
+        // Children's table entries, by column, requested as each move is first looked at, so
+        // that they arrive while the moves are weighed (for the cut-off below). A move that
+        // threatens a playable cell leaves the opponent one move, which the search plays
+        // through without storing that child: its entry is not worth a memory access.
+        let etc = if pos.moves < self.etc_below { self.table.as_ref() } else { None };
+        let mut mixed_keys = [B::ZERO; 32];
+        let mut with_entry = 0u32;
         for &col in self.order.iter().rev() {
             let cell = next & b.column_mask(col);
             if cell == B::ZERO {
                 continue;
             }
-            if self.opponent_lost_after(pos, cell) {
+            let mut child = *pos;
+            b.play_cell(&mut child, cell);
+            let after = self.after_move(pos, cell);
+            if let Some(t) = etc {
+                if !after.forces_a_block() {
+                    mixed_keys[col as usize] = t.prefetch(self.table_key(&child));
+                    with_entry |= 1 << col;
+                }
+            }
+            if self.opponent_lost_after(&after) {
                 // The best score the mover can have: a win with their next stone but one.
                 return win_at(n, m + 3);
             }
-            if let Some(lower) = self.static_lower_bound(pos, cell) {
+            if let Some(lower) = self.static_lower_bound(&child) {
                 // Playing here proves at least `lower`.
                 if lower > alpha {
                     alpha = lower;
@@ -196,11 +216,8 @@ impl<B: Bits> GravitySolver<B> {
                     }
                 }
             }
-            let promise = if col + 1 == best {
-                BEST_MOVE_PROMISE
-            } else {
-                self.move_promise(pos, cell, theirs)
-            };
+            let promise =
+                if col + 1 == best { BEST_MOVE_PROMISE } else { self.move_promise(&after, theirs) };
             let mut i = len;
             while i > 0 && moves[i - 1] >> 8 > promise {
                 moves[i] = moves[i - 1];
@@ -219,30 +236,18 @@ impl<B: Bits> GravitySolver<B> {
             }
         }
         // A child whose upper bound already lifts this node to beta proves it.
-        if pos.moves < self.etc_below {
-            if let Some(t) = &self.table {
-                // The children's entries are requested together, then read.
-                let mut keys = [B::ZERO; 32];
-                for (k, &mv) in keys.iter_mut().zip(&moves[..len]) {
-                    let mut child = *pos;
-                    self.board.play_cell(&mut child, next & self.board.column_mask(mv & 0xFF));
-                    *k = t.prefetch(self.table_key(&child));
+        if let Some(t) = etc {
+            for &mv in &moves[..len] {
+                let col = mv & 0xFF;
+                if with_entry & 1 << col == 0 {
+                    continue;
                 }
-                for (&mv, &mixed) in moves[..len].iter().zip(&keys) {
-                    let col = mv & 0xFF;
-                    let b = (t.get_mixed(mixed) & self.bound_mask) as i32;
-                    if b != 0 && b <= range {
-                        let upper = b + low - 1;
-                        if -upper >= beta {
-                            self.store(
-                                key,
-                                pos.moves,
-                                mirrored,
-                                -upper - low + 1 + range,
-                                Some(col),
-                            );
-                            return -upper;
-                        }
+                let b = (t.get_mixed(mixed_keys[col as usize]) & self.bound_mask) as i32;
+                if b != 0 && b <= range {
+                    let upper = b + low - 1;
+                    if -upper >= beta {
+                        self.store(key, pos.moves, mirrored, -upper - low + 1 + range, Some(col));
+                        return -upper;
                     }
                 }
             }
