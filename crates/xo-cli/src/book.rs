@@ -65,7 +65,7 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<()> {
     xo_store::file::check_output(&path)?;
     let (meter, bar) = args.budget.meter();
     let started = Instant::now();
-    let table = xo_core::solve::gravity::GravitySolver::suggested_table_bytes(
+    let table = xo_core::solve::gravity::GravitySolver::suggested_book_table_bytes(
         &board,
         args.depth,
         args.budget.budget().memory_bytes / cores(),

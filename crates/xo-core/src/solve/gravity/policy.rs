@@ -46,6 +46,31 @@ impl<B: Bits> GravitySolver<B> {
         usize::try_from(want.min(budget_bytes)).unwrap_or(usize::MAX)
     }
 
+    /// The table of each worker of an opening book of `depth` moves, within `budget_bytes`: a
+    /// worker solves thousands of positions in turn with one table, which keeps what neighbours
+    /// share, so while those positions are long searches (at least 24
+    /// empty cells) it takes the opening's table rather than a late position's. Measured on
+    /// 7x6 to depth 10, 150 s on both cores from the first position: 3,518 positions solved
+    /// with 4 MiB tables, 3,941 with 64 MiB, 4,396 with 256 MiB, 3,099 with 1 GiB.
+    ///
+    /// ```
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::solve::gravity::GravitySolver;
+    /// let c4 = GravityBoard::new(7, 6, 4).unwrap();
+    /// assert_eq!(GravitySolver::suggested_book_table_bytes(&c4, 10, 1 << 30), 256 << 20);
+    /// assert_eq!(GravitySolver::suggested_book_table_bytes(&c4, 20, 1 << 30), 4 << 20);
+    /// let small = GravityBoard::new(5, 4, 4).unwrap();
+    /// assert_eq!(GravitySolver::suggested_book_table_bytes(&small, 5, 1 << 30), 4 << 20);
+    /// ```
+    pub fn suggested_book_table_bytes(
+        board: &GravityBoard<B>,
+        depth: u32,
+        budget_bytes: u64,
+    ) -> usize {
+        let long = board.cells().saturating_sub(depth) >= BOOK_BIG_TABLE_EMPTY;
+        Self::suggested_table_bytes(board, if long { 0 } else { depth }, budget_bytes)
+    }
+
     /// The bytes the table takes once allocated.
     pub fn table_bytes(&self) -> usize {
         let (bits, entry) = Table::<B>::shape(self.table_bytes, self.key_bits(), self.value_bits());
@@ -100,6 +125,10 @@ pub(super) fn bound_bits<B: Bits>(board: &GravityBoard<B>) -> u32 {
     let range = 2 * (n / 2 + 2) + 1;
     u32::BITS - (2 * range as u32).leading_zeros()
 }
+
+/// The empty cells from which a book's positions are long searches, whose workers take a large
+/// table ([`GravitySolver::suggested_book_table_bytes`]).
+const BOOK_BIG_TABLE_EMPTY: u32 = 24;
 
 /// Whether a position of `plies` stones is in the opening: more than 90% of the cells empty,
 /// where searches are long (the empty 7x6 board, four stones in) and get a large table.
