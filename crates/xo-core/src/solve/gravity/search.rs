@@ -235,7 +235,9 @@ impl<B: Bits> GravitySolver<B> {
                 return beta;
             }
         }
-        // A child whose upper bound already lifts this node to beta proves it.
+        // A child whose upper bound already lifts this node to beta proves it; one whose lower
+        // bound keeps this node at or below alpha cannot raise alpha, and is not searched.
+        let mut refuted = 0u32;
         if let Some(t) = etc {
             for &mv in &moves[..len] {
                 let col = mv & 0xFF;
@@ -243,18 +245,26 @@ impl<B: Bits> GravitySolver<B> {
                     continue;
                 }
                 let b = (t.get_mixed(mixed_keys[col as usize]) & self.bound_mask) as i32;
-                if b != 0 && b <= range {
+                if b == 0 {
+                    continue;
+                }
+                if b <= range {
                     let upper = b + low - 1;
                     if -upper >= beta {
                         self.store(key, pos.moves, mirrored, -upper - low + 1 + range, Some(col));
                         return -upper;
                     }
+                } else if -(b - range + low - 1) <= alpha {
+                    refuted |= 1 << col;
                 }
             }
         }
         for i in (0..len).rev() {
             let mut child = *pos;
             let col = moves[i] & 0xFF;
+            if refuted & 1 << col != 0 {
+                continue;
+            }
             self.board.play_cell(&mut child, next & self.board.column_mask(col));
             let score = -self.negamax(&child, meter, -beta, -alpha);
             if self.ticker.is_stopped() {
