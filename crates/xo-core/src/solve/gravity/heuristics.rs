@@ -126,4 +126,11 @@ impl<B: Bits> AfterMove<B> {
     pub(super) fn forces_a_block(&self) -> bool {
         self.threats & self.playable != B::ZERO
     }
+
+    /// The cells the opponent must play at once to block the move's threats (one, unless the
+    /// move has already won: see [`GravitySolver::opponent_lost_after`]).
+    #[inline]
+    pub(super) fn blocks(&self) -> B {
+        self.threats & self.playable
+    }
 }

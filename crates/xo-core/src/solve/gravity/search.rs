@@ -189,6 +189,8 @@ impl<B: Bits> GravitySolver<B> {
         let etc = if pos.moves < self.etc_below { self.table.as_ref() } else { None };
         let mut mixed_keys = [B::ZERO; 32];
         let mut with_entry = 0u32;
+        // Moves whose entry is the grandchild's, after the opponent's forced block.
+        let mut via_block = 0u32;
         for &col in self.order.iter().rev() {
             let cell = next & b.column_mask(col);
             if cell == B::ZERO {
@@ -206,6 +208,17 @@ impl<B: Bits> GravitySolver<B> {
             if self.opponent_lost_after(&after) {
                 // The best score the mover can have: a win with their next stone but one.
                 return win_at(n, m + 3);
+            }
+            if let Some(t) = etc {
+                if after.forces_a_block() {
+                    // The opponent's one reply is the block: the position after it (the mover's
+                    // again) has the entry, and its score is the move's.
+                    let mut grandchild = child;
+                    b.play_cell(&mut grandchild, after.blocks());
+                    mixed_keys[col as usize] = t.prefetch(self.table_key(&grandchild));
+                    with_entry |= 1 << col;
+                    via_block |= 1 << col;
+                }
             }
             if let Some(lower) = self.static_lower_bound(&child) {
                 // Playing here proves at least `lower`.
@@ -235,7 +248,9 @@ impl<B: Bits> GravitySolver<B> {
                 return beta;
             }
         }
-        // A child whose upper bound already lifts this node to beta proves it.
+        // A child whose upper bound already lifts this node to beta proves it; one whose lower
+        // bound keeps this node at or below alpha cannot raise alpha, and is not searched.
+        let mut refuted = 0u32;
         if let Some(t) = etc {
             for &mv in &moves[..len] {
                 let col = mv & 0xFF;
@@ -243,18 +258,31 @@ impl<B: Bits> GravitySolver<B> {
                     continue;
                 }
                 let b = (t.get_mixed(mixed_keys[col as usize]) & self.bound_mask) as i32;
-                if b != 0 && b <= range {
-                    let upper = b + low - 1;
-                    if -upper >= beta {
-                        self.store(key, pos.moves, mirrored, -upper - low + 1 + range, Some(col));
-                        return -upper;
-                    }
+                if b == 0 {
+                    continue;
+                }
+                // The bound on the move's score the entry gives: lower or upper.
+                let (lower, upper) = match (b <= range, via_block & 1 << col != 0) {
+                    (true, false) => (Some(-(b + low - 1)), None),
+                    (false, false) => (None, Some(-(b - range + low - 1))),
+                    (true, true) => (None, Some(b + low - 1)),
+                    (false, true) => (Some(b - range + low - 1), None),
+                };
+                if let Some(lower) = lower.filter(|&l| l >= beta) {
+                    self.store(key, pos.moves, mirrored, lower - low + 1 + range, Some(col));
+                    return lower;
+                }
+                if upper.is_some_and(|u| u <= alpha) {
+                    refuted |= 1 << col;
                 }
             }
         }
         for i in (0..len).rev() {
             let mut child = *pos;
             let col = moves[i] & 0xFF;
+            if refuted & 1 << col != 0 {
+                continue;
+            }
             self.board.play_cell(&mut child, next & self.board.column_mask(col));
             let score = -self.negamax(&child, meter, -beta, -alpha);
             if self.ticker.is_stopped() {
