@@ -166,6 +166,9 @@ enum Command {
         /// The budget of each of xo's replies.
         #[command(flatten)]
         budget: BudgetArgs,
+        /// Consult no opening book, not even the one xo ships for connect4.
+        #[arg(long)]
+        no_book: bool,
     },
     /// Answer a classic judge problem file: standard input to standard output.
     Batch {
@@ -424,13 +427,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
         }
-        Command::Play { game, position, side, budget } => {
+        Command::Play { game, position, side, budget, no_book } => {
             let side = side.map(|s| match s {
                 SideArg::First => Side::First,
                 SideArg::Second => Side::Second,
             });
             // With '-', the position is the first line of standard input; the moves follow it.
-            play(&game, position.as_deref(), side, io::stdin().lock(), &mut out, budget)?;
+            let input = io::stdin().lock();
+            play(&game, position.as_deref(), side, input, &mut out, budget, !no_book)?;
         }
         Command::Batch { format, example, budget, book, no_book } => {
             let book = book.as_deref().map(xo_cli::book::load).transpose()?;

@@ -27,7 +27,8 @@ pub enum Side {
 
 /// Plays `game` from `position` (the empty board when `None`; `-` reads it from the first line of
 /// `input`, the moves following it), the person taking `side` (asked for when `None`); each of
-/// xo's replies (and hints) runs within `budget`.
+/// xo's replies (and hints) runs within `budget`, consulting the opening book xo ships for the
+/// game (Connect Four's) when `book`.
 ///
 /// ```
 /// use clap::Parser;
@@ -37,7 +38,8 @@ pub enum Side {
 /// struct Args { #[command(flatten)] budget: BudgetArgs }
 /// let budget = Args::parse_from(["xo"]).budget;
 /// let mut out = Vec::new();
-/// play("tictactoe", Some("XX.OO...."), Some(Side::First), &b"3\n"[..], &mut out, budget).unwrap();
+/// let (input, book) = (&b"3\n"[..], true);
+/// play("tictactoe", Some("XX.OO...."), Some(Side::First), input, &mut out, budget, book).unwrap();
 /// assert!(String::from_utf8(out).unwrap().contains("You win"));
 /// ```
 pub fn play(
@@ -47,6 +49,7 @@ pub fn play(
     mut input: impl BufRead,
     mut out: impl Write,
     budget: BudgetArgs,
+    book: bool,
 ) -> Result<()> {
     // Lines of standard input read so far (for messages), each at most MAX_LINE bytes.
     let mut number = 0;
@@ -112,7 +115,7 @@ pub fn play(
             return Ok(());
         }
         if !human_moves(&pos) {
-            let (best, unproven) = best_move(rules, &pos, budget)?;
+            let (best, unproven) = best_move(rules, &pos, budget, book)?;
             match unproven {
                 // Never a random move: the look-ahead's, said to be one, and the game goes on.
                 Some(why) => writeln!(out, "xo plays {} ({why})", best.name)?,
@@ -139,7 +142,7 @@ pub fn play(
                  column under gravity), hint, undo or quit."
             )?,
             "hint" => {
-                let (best, unproven) = best_move(rules, &pos, budget)?;
+                let (best, unproven) = best_move(rules, &pos, budget, book)?;
                 match unproven {
                     Some(why) => writeln!(out, "hint: {} ({why})", best.name)?,
                     None => writeln!(out, "hint: {}", describe(&best))?,
@@ -186,11 +189,12 @@ fn best_move(
     rules: &Rules,
     pos: &Position,
     budget: BudgetArgs,
+    book: bool,
 ) -> Result<(MoveReport, Option<String>)> {
     let text = pos.to_text(rules);
     let game = Game::Placement(rules.clone());
     let mut query = Query::prepare(game, Source::Text(Some(&text)), Question::Best, None)?;
-    if let Some(book) = xo_store::book::shipped_for(rules) {
+    if let Some(book) = xo_store::book::shipped_for(rules).filter(|_| book) {
         query = query.with_book(book);
     }
     let (meter, bar) = budget.meter();

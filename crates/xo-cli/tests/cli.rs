@@ -178,7 +178,10 @@ fn solve_stops_at_its_budget() {
         assert!(j["reason"].as_str().unwrap().contains("budget"), "{args:?}");
         j
     }
-    let j = stopped(&["solve", "connect4", "--max-nodes", "20000", "--json"], "--max-nodes");
+    let j = stopped(
+        &["solve", "connect4", "--max-nodes", "20000", "--json", "--no-book"],
+        "--max-nodes",
+    );
     assert_eq!(j["stopped"]["limit"], "nodes");
     stopped(&["solve", "lol:60", "--value-only", "--timeout", "0.2", "--json"], "--timeout");
     stopped(

@@ -54,14 +54,16 @@ fn bad_requests_get_4xx_naming_the_problem() {
 #[test]
 fn work_beyond_the_budget_is_422_with_the_reason_within_the_limit() {
     let server = Server::start(&["--timeout", "20"]);
-    let (status, body) = server.get("/api/solve?game=connect4&max_nodes=1000");
+    // A position of 11 stones: past the shipped book (10), so it is searched.
+    let (status, body) = server.get("/api/solve?game=connect4&moves=47744635572&max_nodes=1000");
     assert_eq!(status, 422, "{body}");
     let json: Json = serde_json::from_str(&body).unwrap();
     assert_eq!(json["value"], "unknown");
     assert_eq!(json["stopped"]["limit"], "nodes");
     assert!(json["reason"].as_str().unwrap().contains("node budget"));
     // The same shape the command prints when it stops (exit 3).
-    let (printed, code) = xo(&["solve", "connect4", "--json", "--max-nodes", "1000"]);
+    let (printed, code) =
+        xo(&["solve", "connect4", "--moves", "47744635572", "--json", "--max-nodes", "1000"]);
     assert_eq!(code, 3);
     let cli: Json = serde_json::from_str(&printed).unwrap();
     let keys = |j: &Json| j.as_object().unwrap().keys().cloned().collect::<Vec<_>>();

@@ -32,7 +32,12 @@
 //! above one of the opponent's; those right above a playable cell count more), centre columns
 //! first among equals. Before searching any child a node reads the children's table entries
 //! (requested together, so that their memory latencies overlap), which sometimes prove it at
-//! once (enhanced transposition cut-off). Mirror images share table entries in the opening.
+//! once (enhanced transposition cut-off) and otherwise rule out the children whose stored bound
+//! shows they cannot raise alpha (those are not searched); for a move that forces the
+//! opponent's block, the entry read is the position after the block, whose score is the
+//! move's. On the empty 7x6 board with one thread those two visit 14% fewer positions
+//! (205.0M against 239.7M) in about 5% less time. Mirror images share table entries in the
+//! opening.
 //!
 //! The same code runs on boards of 64-bit and 128-bit words ([`Bits`]), and on several threads
 //! sharing one table ([`GravitySolver::set_threads`], the `parallel` module).

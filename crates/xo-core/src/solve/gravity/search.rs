@@ -185,7 +185,7 @@ impl<B: Bits> GravitySolver<B> {
         // Children's table entries, by column, requested as each move is first looked at, so
         // that they arrive while the moves are weighed (for the cut-off below). A move that
         // threatens a playable cell leaves the opponent one move, which the search plays
-        // through without storing that child: its entry is not worth a memory access.
+        // through without storing that child: the entry requested is the grandchild's.
         let etc = if pos.moves < self.etc_below { self.table.as_ref() } else { None };
         let mut mixed_keys = [B::ZERO; 32];
         let mut with_entry = 0u32;
