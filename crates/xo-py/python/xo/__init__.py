@@ -18,14 +18,15 @@ object whose ``.to_dict()`` is exactly what ``xo ... --json`` prints.
 [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4]
 
 Bad input raises :class:`BadInput` with the message the command prints; a job that runs out of
-its budget raises :class:`OverBudget`, naming the budget and the keyword that raises it:
+its budget raises :class:`OverBudget`, naming the budget and the keyword that raises it (here
+a Connect Four position of 11 stones, one past the opening book xo ships, so it is searched):
 
 >>> xo.solve("tictactoe", "XXXXX....")
 Traceback (most recent call last):
     ...
 xo.BadInput: 5 X's and 0 O's: X moves first, so X has as many marks as O or one more
 >>> try:
-...     xo.solve("connect4", max_nodes=1000)
+...     xo.solve("connect4", moves="47744635572", max_nodes=1000)
 ... except xo.OverBudget as e:
 ...     print(e.stopped["limit"], e.result.value)
 nodes unknown
