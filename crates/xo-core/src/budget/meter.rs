@@ -43,8 +43,9 @@ type ProgressFn = Box<dyn Fn(Progress) + Send + Sync>;
 pub struct Meter {
     pub(super) inner: Arc<Inner>,
     /// For a helper's meter ([`Meter::helper`]): set when the helpers must stop, without
-    /// stopping the job.
-    helpers_stop: Option<Arc<AtomicBool>>,
+    /// stopping the job; one flag for each level of helpers (a helper's own helpers stop with
+    /// it), the last this meter's own.
+    helpers_stop: Vec<Arc<AtomicBool>>,
 }
 
 pub(super) struct Inner {
@@ -106,7 +107,7 @@ impl Meter {
             last_report: Mutex::new(None),
             done: Mutex::new(None),
         };
-        Meter { inner: Arc::new(inner), helpers_stop: None }
+        Meter { inner: Arc::new(inner), helpers_stop: Vec::new() }
     }
 
     /// A meter without limits, for callers that really want none (tests, tools that stop by
@@ -127,7 +128,7 @@ impl Meter {
     /// stops (a helper's positions count against the job's node budget, so a job on N threads
     /// visits no more positions than on one), but [`Meter::cancel`] on it stops only the
     /// helpers, not the job: the thread that started them cancels it when it no longer needs
-    /// them.
+    /// them. A helper's own helper stops with it, or alone.
     ///
     /// ```
     /// use xo_core::budget::{Budget, Limit, Meter};
@@ -135,14 +136,20 @@ impl Meter {
     /// let helpers = job.helper();
     /// helpers.tick(60).unwrap();
     /// assert_eq!(job.nodes(), 60);
+    /// let (inner, other) = (helpers.helper(), helpers.helper());
+    /// other.cancel();
+    /// assert!(other.is_stopped() && !inner.is_stopped() && !helpers.is_stopped());
     /// helpers.cancel();
     /// assert_eq!(helpers.check().unwrap_err().limit, Limit::Cancelled);
+    /// assert_eq!(inner.check().unwrap_err().limit, Limit::Cancelled);
     /// assert!(job.check().is_ok());
     /// // The helpers' positions and the job's add up to the one budget.
     /// assert_eq!(job.tick(41).unwrap_err().limit, Limit::Nodes);
     /// ```
     pub fn helper(&self) -> Meter {
-        Meter { inner: self.inner.clone(), helpers_stop: Some(Arc::new(AtomicBool::new(false))) }
+        let mut helpers_stop = self.helpers_stop.clone();
+        helpers_stop.push(Arc::new(AtomicBool::new(false)));
+        Meter { inner: self.inner.clone(), helpers_stop }
     }
 
     /// A meter for `budget`, started now, calling `f` with the job's progress about five times a
@@ -190,7 +197,7 @@ impl Meter {
     /// assert!(stopped.to_string().starts_with("cancelled after 0 positions"));
     /// ```
     pub fn cancel(&self) {
-        if let Some(helpers) = &self.helpers_stop {
+        if let Some(helpers) = self.helpers_stop.last() {
             helpers.store(true, Ordering::Relaxed);
             return;
         }
@@ -205,7 +212,7 @@ impl Meter {
 
     #[inline]
     fn helpers_stopped(&self) -> bool {
-        self.helpers_stop.as_ref().is_some_and(|h| h.load(Ordering::Relaxed))
+        self.helpers_stop.iter().any(|h| h.load(Ordering::Relaxed))
     }
 
     /// The limit this meter has stopped at, if any.

@@ -114,6 +114,12 @@ impl Ticker {
         self.stopped.is_some()
     }
 
+    /// Forgets a stop (keeping the counts): for a search that was stopped on purpose (a helper's
+    /// probe another thread made pointless) and goes on with another.
+    pub fn resume(&mut self) {
+        self.stopped = None;
+    }
+
     /// Stops the query (the first stop is the one reported).
     pub fn stop(&mut self, stopped: Stopped) {
         self.stopped.get_or_insert(stopped);

@@ -2,7 +2,8 @@
 //!
 //! - An opening position's score (later ones gain nothing: one thread is as fast there): every
 //!   thread narrows the same score range by null-window searches, each probing a different score
-//!   first (the calling thread Pons' outward-pulled middle, the others points spread over the
+//!   first (the calling thread the next probe of one-thread narrowing; while the sign is
+//!   unknown, the first helper whether it is a loss, the others points spread over the
 //!   range), and every thread's finding narrows the range for all. Every table entry any thread
 //!   writes is a true bound, so the answer is exactly the one-thread answer; the threads only
 //!   save each other work. The calling thread's search decides; helpers stop when it ends.
@@ -21,11 +22,44 @@ use super::{GravityPosition, GravitySolver};
 use crate::budget::Meter;
 use crate::games::gravity::Bits;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
 
-/// A score range that several threads narrow together.
+/// A score range that several threads narrow together, and each thread's probe in progress.
 struct SharedRange {
     min: AtomicI32,
     max: AtomicI32,
+    /// By thread: the window `[k, k + 1]` it is searching and the meter that stops that search
+    /// (once another thread's finding answers its question).
+    probes: Vec<Mutex<Option<(i32, Meter)>>>,
+}
+
+impl SharedRange {
+    /// Narrows the range by a probe's finding `r` at `[k, k + 1]`, and stops every probe the
+    /// new range has answered.
+    fn learn(&self, k: i32, r: i32) {
+        if r <= k {
+            self.max.fetch_min(r, Relaxed);
+        } else {
+            self.min.fetch_max(r, Relaxed);
+        }
+        for slot in &self.probes {
+            if let Some((k, probe)) = &*lock(slot) {
+                if self.answers(*k) {
+                    probe.cancel();
+                }
+            }
+        }
+    }
+
+    /// Whether the range already tells on which side of `[k, k + 1]` the score lies.
+    fn answers(&self, k: i32) -> bool {
+        self.max.load(Relaxed) <= k || self.min.load(Relaxed) > k
+    }
+}
+
+/// The slot, even if a thread panicked while holding it (a slot is always whole).
+fn lock<T>(slot: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl<B: Bits> GravitySolver<B> {
@@ -89,8 +123,12 @@ impl<B: Bits> GravitySolver<B> {
         min: i32,
         max: i32,
     ) -> i32 {
-        let range = SharedRange { min: AtomicI32::new(min), max: AtomicI32::new(max) };
         let threads = self.threads;
+        let range = SharedRange {
+            min: AtomicI32::new(min),
+            max: AtomicI32::new(max),
+            probes: (0..threads).map(|_| Mutex::new(None)).collect(),
+        };
         let mut helpers: Vec<GravitySolver<B>> = (1..threads).map(|_| self.helper()).collect();
         // Helpers spend the job's meter (their positions count against its one node budget),
         // through a helper's meter that this thread cancels when its search ends, for whatever
@@ -130,21 +168,32 @@ impl<B: Bits> GravitySolver<B> {
                 return min;
             }
             let med = if thread == 0 {
-                super::search::probe_point(min, max)
+                super::search::probe_point(min, max, self.quick_score())
+            } else if min < 0 && max > 0 {
+                // The other side of the calling thread's question (is it a win?): is it a loss?
+                (-(thread as i32)).max(min)
             } else {
-                // Spread over [min, max - 1]: with two threads, the lower middle (the other
-                // side of Pons' first probe near a draw).
+                // Spread over [min, max - 1]: with two threads, the middle.
                 min + ((max - 1 - min) as i64 * thread as i64 / threads as i64) as i32
             };
-            let r = self.negamax(pos, meter, med, med + 1);
+            // The probe stops early if another thread's finding answers it first.
+            let probe = meter.helper();
+            *lock(&range.probes[thread]) = Some((med, probe.clone()));
+            if range.answers(med) {
+                *lock(&range.probes[thread]) = None;
+                continue;
+            }
+            let r = self.negamax(pos, &probe, med, med + 1);
+            *lock(&range.probes[thread]) = None;
             if self.ticker.is_stopped() {
-                return 0;
+                if meter.is_stopped() {
+                    return 0;
+                }
+                // Answered elsewhere: on to the next question.
+                self.ticker.resume();
+                continue;
             }
-            if r <= med {
-                range.max.fetch_min(r, Relaxed);
-            } else {
-                range.min.fetch_max(r, Relaxed);
-            }
+            range.learn(med, r);
         }
     }
 
@@ -197,18 +246,5 @@ impl<B: Bits> GravitySolver<B> {
         }
         scores.sort_unstable();
         scores
-    }
-}
-
-/// Pons' next probe in `[min, max)`: the middle, pulled outward (toward `min/2` or `max/2`)
-/// so that fast wins and losses, which are quick to refute, are tried first.
-pub(super) fn pons_middle(min: i32, max: i32) -> i32 {
-    let med = min + (max - min) / 2;
-    if med <= 0 && min / 2 < med {
-        min / 2
-    } else if med >= 0 && max / 2 > med {
-        max / 2
-    } else {
-        med
     }
 }

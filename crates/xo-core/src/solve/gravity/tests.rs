@@ -80,3 +80,48 @@ fn the_order_is_centre_first() {
     let b = GravityBoard::new(4, 4, 3).unwrap();
     assert_eq!(GravitySolver::new(&b, 0).order, vec![2, 1, 3, 0]);
 }
+
+#[test]
+fn probes_ask_the_sign_then_double_outward() {
+    use super::search::probe_point;
+    // From the empty 7x6 board's range: quick win? quick loss? a win? worth 2? worth 4?
+    assert_eq!(probe_point(-20, 18, 5), 9);
+    assert_eq!(probe_point(-20, 9, 5), -10);
+    assert_eq!(probe_point(-9, 9, 5), 0);
+    assert_eq!(probe_point(0, 9, 5), 0);
+    assert_eq!(probe_point(1, 9, 5), 1);
+    assert_eq!(probe_point(2, 9, 5), 3);
+    assert_eq!(probe_point(4, 9, 5), 6); // halving once the doubling passes the middle
+    assert_eq!(probe_point(-9, 0, 5), -1); // a loss?
+    assert_eq!(probe_point(-9, -1, 5), -2); // as bad as -2?
+    assert_eq!(probe_point(-9, -2, 5), -4);
+}
+
+#[test]
+fn probes_always_narrow_and_find_every_score() {
+    use super::search::probe_point;
+    for quick in [0, 3, 5] {
+        for min in -22..22 {
+            for max in min + 1..=22 {
+                let k = probe_point(min, max, quick);
+                assert!(min <= k && k < max, "[{min}, {max}] probed {k}");
+                // Narrowing against every score in the range (a null window at k answers
+                // "at most k" or "at least k + 1") ends at the score, in few probes.
+                for score in min..=max {
+                    let (mut lo, mut hi, mut probes) = (min, max, 0);
+                    while lo < hi {
+                        let k = probe_point(lo, hi, quick);
+                        if score <= k {
+                            hi = k;
+                        } else {
+                            lo = k + 1;
+                        }
+                        probes += 1;
+                    }
+                    assert_eq!(lo, score);
+                    assert!(probes <= 14, "[{min}, {max}] score {score}: {probes} probes");
+                }
+            }
+        }
+    }
+}
