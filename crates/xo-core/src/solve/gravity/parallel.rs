@@ -3,10 +3,11 @@
 //! - An opening position's score (later ones gain nothing: one thread is as fast there): every
 //!   thread narrows the same score range by null-window searches, each probing a different score
 //!   first (the calling thread the next probe of one-thread narrowing; while the sign is
-//!   unknown, the first helper whether it is a loss, the others points spread over the
-//!   range), and every thread's finding narrows the range for all. Every table entry any thread
-//!   writes is a true bound, so the answer is exactly the one-thread answer; the threads only
-//!   save each other work. The calling thread's search decides; helpers stop when it ends.
+//!   unknown, the first helper whether it is a loss, the others points spread over
+//!   the range), and every thread's finding narrows the range for all (a probe it answers
+//!   stops at once). Every table entry any thread writes is a true bound, so the answer is
+//!   exactly the one-thread answer; the threads only save each other work. The calling
+//!   thread's search decides; helpers stop when it ends.
 //! - Every move's score: the moves are dealt out one at a time to the threads (a thread that
 //!   finishes takes the next), all reading and writing the same table.
 //!

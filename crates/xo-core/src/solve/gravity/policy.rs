@@ -96,9 +96,30 @@ impl<B: Bits> GravitySolver<B> {
     /// The lowest score and how many scores there are (table entries: 0 empty, `1..=range` an
     /// upper bound, `range+1..=2*range` a lower bound).
     #[inline(always)]
-    pub(super) fn encoding(&self) -> (i32, i32) {
+    fn encoding(&self) -> (i32, i32) {
         let n = self.board.cells() as i32;
         (-(n / 2 + 2), 2 * (n / 2 + 2) + 1)
+    }
+
+    /// The bound a table entry's bound bits `code` (never 0) give on its position's score.
+    #[inline(always)]
+    pub(super) fn decode(&self, code: i32) -> Stored {
+        let (low, range) = self.encoding();
+        if code > range {
+            Stored::AtLeast(code - range + low - 1)
+        } else {
+            Stored::AtMost(code + low - 1)
+        }
+    }
+
+    /// The bound bits that store `bound` ([`GravitySolver::decode`] inverts it).
+    #[inline(always)]
+    pub(super) fn encode(&self, bound: Stored) -> i32 {
+        let (low, range) = self.encoding();
+        match bound {
+            Stored::AtLeast(score) => score - low + 1 + range,
+            Stored::AtMost(score) => score - low + 1,
+        }
     }
 
     /// Allocates the table now (after asking `meter`), writing every page so that later
@@ -117,6 +138,15 @@ impl<B: Bits> GravitySolver<B> {
         }
         Ok(())
     }
+}
+
+/// A bound on a position's score kept in the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stored {
+    /// The score is at least this.
+    AtLeast(i32),
+    /// The score is at most this.
+    AtMost(i32),
 }
 
 /// Bits of an encoded bound in a table entry (see [`GravitySolver::encoding`]).
