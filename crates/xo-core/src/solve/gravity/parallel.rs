@@ -52,6 +52,14 @@ impl SharedRange {
         }
     }
 
+    /// Whether a thread other than `thread` is probing `[k, k + 1]`.
+    fn asked_elsewhere(&self, k: i32, thread: usize) -> bool {
+        self.probes
+            .iter()
+            .enumerate()
+            .any(|(t, slot)| t != thread && lock(slot).as_ref().is_some_and(|(p, _)| *p == k))
+    }
+
     /// Whether the range already tells on which side of `[k, k + 1]` the score lies.
     fn answers(&self, k: i32) -> bool {
         self.max.load(Relaxed) <= k || self.min.load(Relaxed) > k
@@ -169,7 +177,17 @@ impl<B: Bits> GravitySolver<B> {
                 return min;
             }
             let med = if thread == 0 {
-                super::search::probe_point(min, max, self.quick_score())
+                let quick = self.quick_score();
+                let k = super::search::probe_point(min, max, quick);
+                // Another thread asks this already: the next question outward, as if its answer
+                // were the farther one (after "not a win", while a helper asks "a loss?": "a
+                // loss worth -2?", which a loss of -1 needs too).
+                let (lo, hi) = if k < 0 { (min, k) } else { (k + 1, max) };
+                if lo < hi && range.asked_elsewhere(k, thread) {
+                    super::search::probe_point(lo, hi, quick)
+                } else {
+                    k
+                }
             } else if min < 0 && max > 0 {
                 // The other side of the calling thread's question (is it a win?): is it a loss?
                 (-(thread as i32)).max(min)
