@@ -205,7 +205,11 @@ impl<B: Bits> GravitySolver<B> {
             let r = self.negamax(pos, &probe, med, med + 1);
             *lock(&range.probes[thread]) = None;
             if self.ticker.is_stopped() {
-                if meter.is_stopped() {
+                if let Err(stopped) = meter.check() {
+                    // The job's stop (a limit, or the helpers' end), which the probe's own may
+                    // have hidden: report the job's.
+                    self.ticker.resume();
+                    self.ticker.stop(stopped);
                     return 0;
                 }
                 // Answered elsewhere: on to the next question.
