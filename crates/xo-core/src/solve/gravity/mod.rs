@@ -19,8 +19,9 @@
 //! repeated searches of `[med, med + 1]`: quick wins and losses first, then the sign (`[0, 1]`,
 //! then `[-1, 0]`), then thresholds doubling outward from the draw (most opening scores are
 //! next to a draw, where every probe is long; on the empty 7x6 board with one thread, 157M
-//! positions against 205M for Pons' middle pulled outward). Each node generates only the moves that do not hand the opponent an immediate
-//! win (blocking a single threat is forced, two threats lose, and no stone goes under a cell
+//! positions against 205M for Pons' middle pulled outward). Each node generates only the moves
+//! that do not hand the opponent an immediate win (blocking a single threat is forced, two
+//! threats lose, and no stone goes under a cell
 //! where the opponent would win), bounds its score by the earliest either side can still win
 //! (the mover cannot win at once, the opponent not on their next stone, nobody before their
 //! `k`-th stone) and, on boards of even height with the first player to move, by what the other
