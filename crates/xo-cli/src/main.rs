@@ -466,8 +466,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 BatchFormat::Connect4Score => {
                     let mut answerer = Connect4ScoreAnswerer::with_meter(meter);
-                    let shipped = xo_store::book::shipped().first().filter(|_| !no_book);
-                    if let Some(book) = book.or_else(|| shipped.cloned()) {
+                    // The shipped book is decoded only when it is used.
+                    let shipped = || xo_store::book::shipped().first().cloned();
+                    if let Some(book) = book.or_else(|| (!no_book).then(shipped).flatten()) {
                         answerer = answerer.with_book(book);
                     }
                     batch::run_all(&mut answerer, input, &mut out)

@@ -109,13 +109,23 @@ impl Position {
         }
         let w = rules.width as usize;
         let mut pos = rules.start();
+        // The patterns through each cell, computed once: a pattern can only be completed by the
+        // stone just played (`Rules::outcome` would compute every pattern for every move).
+        let patterns = rules.patterns();
+        let mut through: Vec<Vec<usize>> = vec![Vec::new(); pos.cells().len()];
+        for (i, pattern) in patterns.iter().enumerate() {
+            for &(cell, _) in pattern {
+                through[cell].push(i);
+            }
+        }
+        let mut ended = rules.outcome(&pos).is_some();
         for (i, column) in parse_columns(rules.width, moves)?.into_iter().enumerate() {
             let bad = |why: &str| PositionError::IllegalMove {
                 index: i + 1,
                 column: (column + 1).to_string(),
                 why: why.to_string(),
             };
-            if rules.outcome(&pos).is_some() {
+            if ended {
                 return Err(bad("the game has already ended"));
             }
             let cell = (0..rules.height as usize)
@@ -125,6 +135,9 @@ impl Position {
                 .ok_or_else(|| bad("the column is full"))?;
             let mark = rules.marks_to_place(pos.plies())[0];
             pos = rules.play(&pos, (cell, mark));
+            let cells = pos.cells();
+            ended = through[cell].iter().any(|&p| patterns[p].iter().all(|&(c, m)| cells[c] == m))
+                || cells.iter().all(|&c| c != 0);
         }
         Ok(pos)
     }
