@@ -32,6 +32,8 @@ fn differential_in<B: Bits>(game: &str, min_stones: u32, positions: usize, threa
     let board = GravityBoard::<B>::for_rules(&rules).unwrap();
     let mut solver = GravitySolver::new(&board, 1 << 16);
     solver.set_threads(threads);
+    // Helpers from the first position (small boards' searches end before the default try).
+    solver.set_alone_nodes(0);
     let meter = Meter::default();
     let mut rng = StdRng::seed_from_u64(0xC4 ^ rules.cells() as u64);
     let cells = rules.cells() as u32;
@@ -214,6 +216,7 @@ fn threads_change_no_answer() {
         let mut searcher = Searcher::new(&general, 1 << 22);
         let mut solver = GravitySolver::new(&board, 1 << 22);
         solver.set_threads(2);
+        solver.set_alone_nodes(0);
         let openings = std::iter::once(String::new()).chain((1..=w).map(|c| c.to_string()));
         for moves in openings {
             let g = board.from_moves(&moves).unwrap();
@@ -229,11 +232,15 @@ fn threads_change_no_answer() {
     // published score and the one-thread scores.
     let board = GravityBoard::new(7, 6, 4).unwrap();
     let mut one = GravitySolver::new(&board, 1 << 22);
-    let mut many = GravitySolver::new(&board, 1 << 22);
     let sets = [("Test_L2_R2", 40), ("Test_L2_R1", 40), ("Test_L1_R2", 3)];
     for (set, take) in sets {
         for (i, (moves, want)) in pons_set(set).into_iter().take(take).enumerate() {
+            let mut many = GravitySolver::new(&board, 1 << 22);
             many.set_threads(2 + i % 2);
+            // Helpers at once, or after a try alone (the default).
+            if i % 4 < 2 {
+                many.set_alone_nodes(0);
+            }
             let pos = board.from_moves(&moves).unwrap();
             assert_eq!(many.score(&pos, &meter), Ok(want), "{set} {moves}");
             let value = many.value(&pos, &meter).unwrap();
@@ -333,6 +340,15 @@ fn budgets_stop_the_search() {
     assert_eq!(solver.score(&board.start(), &meter).unwrap_err().limit, Limit::Nodes);
     let meter = Meter::new(Budget::default().with_max_nodes(50_000));
     assert_eq!(solver.move_scores(&board.start(), &meter).unwrap_err().limit, Limit::Nodes);
+    // A budget reached while the search tries alone, or after it started its helpers.
+    for nodes in [10_000, 100_000, 300_000] {
+        let mut solver = GravitySolver::new(&board, 1 << 20);
+        solver.set_threads(2);
+        solver.set_alone_nodes(50_000);
+        let meter = Meter::new(Budget::default().with_max_nodes(nodes));
+        let pos = board.from_moves("44").unwrap();
+        assert_eq!(solver.score(&pos, &meter).unwrap_err().limit, Limit::Nodes, "{nodes}");
+    }
     // After a stop, the solver still answers right with a fresh meter.
     let mut solver = GravitySolver::new(&board, 1 << 20);
     let stopped = Meter::new(Budget::default().with_max_nodes(5_000));
@@ -488,4 +504,48 @@ fn a_partial_book_and_threads_change_no_answer() {
         assert_eq!(with_book.move_scores(&g, &meter), plain.move_scores(&g, &meter), "{text}");
     }
     assert!(in_book > 0, "no sampled position was in the book");
+}
+
+#[test]
+fn tables_kept_between_queries_change_no_answer() {
+    // Queries one after another, each a new solver taking the table the last one left (as in a
+    // batch): the published scores, also when another board's query (whose table is not
+    // this board's) or one in the 128-bit layout comes in between...
+    let board = GravityBoard::new(7, 6, 4).unwrap();
+    let small = GravityBoard::new(5, 4, 4).unwrap();
+    let wide = GravityBoard::<u128>::sized(4, 4, 3).unwrap();
+    let meter = Meter::default();
+    let mut positions = pons_set("Test_L2_R1");
+    positions.truncate(60);
+    positions.extend(pons_set("Test_L1_R1").into_iter().take(60));
+    positions.extend(pons_set("Test_L2_R2").into_iter().take(5));
+    let solve = |moves: &str| {
+        let mut solver = GravitySolver::new(&board, 1 << 22);
+        solver.reuse_tables();
+        let score = solver.score(&board.from_moves(moves).unwrap(), &meter);
+        (score, solver.nodes())
+    };
+    for (i, (moves, want)) in positions.iter().enumerate() {
+        assert_eq!(solve(moves).0, Ok(*want), "{moves}");
+        if i % 10 == 9 {
+            let mut other = GravitySolver::new(&small, 1 << 22);
+            other.reuse_tables();
+            assert_eq!(other.score(&small.start(), &meter), Ok(0), "5x4 is a draw");
+            let mut other = GravitySolver::new(&wide, 1 << 22);
+            other.reuse_tables();
+            let fresh = GravitySolver::new(&wide, 1 << 22).score(&wide.start(), &meter);
+            assert_eq!(other.score(&wide.start(), &meter), fresh, "4x4, 3 in a row");
+        }
+    }
+    // ...and the second time through, with nothing in between, the first time's entries save
+    // positions.
+    let mut nodes = [0, 0];
+    for pass in &mut nodes {
+        for (moves, want) in &positions {
+            let (score, n) = solve(moves);
+            assert_eq!(score, Ok(*want), "{moves}");
+            *pass += n;
+        }
+    }
+    assert!(nodes[1] < nodes[0], "positions by pass: {nodes:?}");
 }

@@ -7,7 +7,8 @@ use xo_core::budget::Meter;
 use xo_core::query::{answer, Answer, Game, Query, Question, Source};
 use xo_core::rules::{parse_game, Rules};
 
-/// Answers through the core's entry point, all lines within one meter.
+/// Answers through the core's entry point, all lines within one meter, each on every core the
+/// thread policy allows (a long search starts its helpers after a short try alone).
 pub struct Connect4ScoreAnswerer {
     rules: Rules,
     meter: Meter,
@@ -57,7 +58,8 @@ impl Answerer for Connect4ScoreAnswerer {
         let moves = text.split_whitespace().next().unwrap_or("");
         let game = Game::Placement(self.rules.clone());
         let mut query = Query::prepare(game, Source::Columns(moves), Question::Score, None)
-            .map_err(|e| format!("expected the columns (1-7) of a legal game: {e}"))?;
+            .map_err(|e| format!("expected the columns (1-7) of a legal game: {e}"))?
+            .with_threads(xo_core::threads::allowed(None, usize::MAX));
         if let Some(book) = &self.book {
             query = query.with_book(book.clone());
         }

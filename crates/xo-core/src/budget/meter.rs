@@ -46,6 +46,8 @@ pub struct Meter {
     /// stopping the job; one flag for each level of helpers (a helper's own helpers stop with
     /// it), the last this meter's own.
     helpers_stop: Vec<Arc<AtomicBool>>,
+    /// The job's count of positions past which this meter stops (a trial's: [`Meter::trial`]).
+    until: u64,
 }
 
 pub(super) struct Inner {
@@ -107,7 +109,7 @@ impl Meter {
             last_report: Mutex::new(None),
             done: Mutex::new(None),
         };
-        Meter { inner: Arc::new(inner), helpers_stop: Vec::new() }
+        Meter { inner: Arc::new(inner), helpers_stop: Vec::new(), until: u64::MAX }
     }
 
     /// A meter without limits, for callers that really want none (tests, tools that stop by
@@ -149,7 +151,26 @@ impl Meter {
     pub fn helper(&self) -> Meter {
         let mut helpers_stop = self.helpers_stop.clone();
         helpers_stop.push(Arc::new(AtomicBool::new(false)));
-        Meter { inner: self.inner.clone(), helpers_stop }
+        Meter { inner: self.inner.clone(), helpers_stop, until: self.until }
+    }
+
+    /// A helper's meter ([`Meter::helper`]) that also stops, as cancelled, once the job has
+    /// counted `nodes` more positions: for a short try before a costlier way (a search alone
+    /// before starting threads, which most short searches never need).
+    ///
+    /// ```
+    /// use xo_core::budget::{Budget, Limit, Meter};
+    /// let job = Meter::new(Budget::default());
+    /// job.tick(10).unwrap();
+    /// let trial = job.trial(100);
+    /// assert!(trial.tick(100).is_ok());
+    /// assert_eq!(trial.tick(1).unwrap_err().limit, Limit::Cancelled);
+    /// assert!(job.tick(1).is_ok()); // the job goes on
+    /// ```
+    pub fn trial(&self, nodes: u64) -> Meter {
+        let mut trial = self.helper();
+        trial.until = self.nodes().saturating_add(nodes).min(self.until);
+        trial
     }
 
     /// A meter for `budget`, started now, calling `f` with the job's progress about five times a
@@ -231,6 +252,9 @@ impl Meter {
         let nodes = self.inner.nodes.fetch_add(n, Ordering::Relaxed).saturating_add(n);
         if let Some(limit) = self.stop_reached() {
             return Err(self.stopped(limit));
+        }
+        if nodes > self.until {
+            return Err(self.stopped(Limit::Cancelled));
         }
         if nodes > self.inner.budget.max_nodes {
             return Err(self.halt(Limit::Nodes));

@@ -206,6 +206,8 @@ fn gravity<B: crate::games::gravity::Bits>(
     let bytes = GravitySolver::suggested_table_bytes(board, *plies, meter.budget().memory_bytes);
     // The solver reserves its table on the meter as it allocates it.
     let mut solver = GravitySolver::new(board, bytes);
+    // Queries one after another (a batch) keep what the last one learned of the same board.
+    solver.reuse_tables();
     solver.set_threads(*threads);
     if let Some(book) = book {
         solver.set_book(book.clone());

@@ -83,6 +83,7 @@ mod parallel;
 mod policy;
 mod score;
 mod search;
+mod spare;
 mod table;
 
 pub use score::to_scored;
@@ -120,7 +121,7 @@ type Search<T> = Result<T, Stopped>;
 /// let pos = c4.from_moves("2252576253462244111563365343671351441").unwrap();
 /// assert_eq!(solver.score(&pos, &meter), Ok(-1));
 /// ```
-pub struct GravitySolver<B = u64> {
+pub struct GravitySolver<B: Bits = u64> {
     board: GravityBoard<B>,
     table_bytes: usize,
     table: Option<Arc<Table<B>>>,
@@ -158,6 +159,10 @@ pub struct GravitySolver<B = u64> {
     book_depth: Option<u32>,
     /// Threads a query may use (1: this one only).
     threads: usize,
+    /// Whether the table comes from, and goes back to, the process's spare (the `spare` module).
+    reuse_table: bool,
+    /// Positions a query on several threads searches alone before starting its helpers.
+    alone_nodes: u64,
 }
 
 impl<B: Bits> GravitySolver<B> {
@@ -207,6 +212,8 @@ impl<B: Bits> GravitySolver<B> {
             book: None,
             book_depth: None,
             threads: 1,
+            reuse_table: false,
+            alone_nodes: 1 << 16,
         }
     }
 

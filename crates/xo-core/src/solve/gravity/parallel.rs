@@ -1,7 +1,8 @@
 //! The gravity solver on several threads sharing one table.
 //!
-//! - An opening position's score (later ones gain nothing: one thread is as fast there): every
-//!   thread narrows the same score range by null-window searches, each probing a different score
+//! - A position's score, once a search alone has not found it within a few milliseconds
+//!   ([`GravitySolver::set_alone_nodes`]; most positions of a batch need less, and starting a
+//!   thread costs more than their search): every thread narrows the same score range by null-window searches, each probing a different score
 //!   first (the calling thread the next probe of one-thread narrowing; while the sign is
 //!   unknown, the first helper whether it is a loss, the others points spread over
 //!   the range), and every thread's finding narrows the range for all (a probe it answers
@@ -92,6 +93,26 @@ impl<B: Bits> GravitySolver<B> {
         self.threads = threads.max(1);
     }
 
+    /// Lets a query on several threads search alone for its first `nodes` positions before it
+    /// starts its helpers (0: at once). By default 65,536, a few milliseconds: most positions
+    /// of a batch are answered sooner than a thread starts (on Pons' begin-easy and
+    /// middle-easy sets, helpers from the first position took twice as long), and what the try
+    /// learned stays in the table.
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::solve::gravity::GravitySolver;
+    /// let b = GravityBoard::new(5, 4, 4).unwrap();
+    /// let mut solver = GravitySolver::new(&b, 1 << 20);
+    /// solver.set_threads(2);
+    /// solver.set_alone_nodes(0);
+    /// assert_eq!(solver.score(&b.start(), &Meter::default()), Ok(0)); // 5x4 is a draw
+    /// ```
+    pub fn set_alone_nodes(&mut self, nodes: u64) {
+        self.alone_nodes = nodes;
+    }
+
     /// Whether this query runs on several threads.
     pub(super) fn parallel(&self) -> bool {
         self.threads > 1 && self.table.as_ref().is_some_and(|t| t.shareable())
@@ -120,6 +141,8 @@ impl<B: Bits> GravitySolver<B> {
             book: self.book.clone(),
             book_depth: self.book_depth,
             threads: 1,
+            reuse_table: false,
+            alone_nodes: self.alone_nodes,
         }
     }
 

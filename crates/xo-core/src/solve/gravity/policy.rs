@@ -1,6 +1,7 @@
 //! The table policy: how large a table a query gets, how an entry is laid out, when the table is
 //! allocated, and in which positions mirror images share entries and children are probed first.
 
+use super::spare;
 use super::table::Table;
 use super::{GravitySolver, Search};
 use crate::budget::Meter;
@@ -134,9 +135,44 @@ impl<B: Bits> GravitySolver<B> {
             let (kb, vb) = (self.key_bits(), self.value_bits());
             let (bits, entry) = Table::<B>::shape(self.table_bytes, kb, vb);
             self.reserved = Some(meter.reserve(Table::<B>::bytes(bits, entry) as u64)?);
-            self.table = Some(Arc::new(Table::new(bits, entry, kb, vb, touch)));
+            let kept = if self.reuse_table { spare::take(&self.board, bits, entry) } else { None };
+            let table = kept.unwrap_or_else(|| Table::new(bits, entry, kb, vb, touch));
+            self.table = Some(Arc::new(table));
         }
         Ok(())
+    }
+
+    /// Lets this solver take the table a finished solver of the same board left, and leave its
+    /// own for the next one when it is dropped (only tables of at most 16 MiB are kept, one in
+    /// the process): for a front end that answers many short queries one after another (a
+    /// batch), where a fresh table costs more than the search. The entries are true bounds of
+    /// the board's positions, so answers are the same; only the counts of positions differ.
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::solve::gravity::GravitySolver;
+    /// let c4 = GravityBoard::new(7, 6, 4).unwrap();
+    /// let pos = c4.from_moves("2252576253462244111563365343671351441").unwrap();
+    /// let solve = || {
+    ///     let mut solver = GravitySolver::new(&c4, 1 << 22);
+    ///     solver.reuse_tables();
+    ///     (solver.score(&pos, &Meter::default()), solver.nodes())
+    /// };
+    /// let (first, second) = (solve(), solve());
+    /// assert_eq!((first.0, second.0), (Ok(-1), Ok(-1)));
+    /// assert!(second.1 <= first.1); // the second query starts from what the first learned
+    /// ```
+    pub fn reuse_tables(&mut self) {
+        self.reuse_table = true;
+    }
+}
+
+impl<B: Bits> Drop for GravitySolver<B> {
+    fn drop(&mut self) {
+        if let (true, Some(table)) = (self.reuse_table, self.table.take()) {
+            spare::keep(&self.board, table);
+        }
     }
 }
 

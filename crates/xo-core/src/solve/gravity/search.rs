@@ -6,7 +6,7 @@
 //! that lies inside the window, an upper bound `<= alpha` when the score is at most `alpha`, and
 //! a lower bound `>= beta` when the score is at least `beta`.
 
-use super::policy::{opening, Stored};
+use super::policy::Stored;
 use super::{win_at, GravityPosition, GravitySolver, BEST_MOVE_PROMISE};
 use crate::budget::Meter;
 use crate::games::gravity::Bits;
@@ -349,8 +349,19 @@ impl<B: Bits> GravitySolver<B> {
     ) -> i32 {
         match self.range(pos, lo, hi) {
             Ok(score) => score,
-            // Past the opening, one thread is as fast (0.93-0.97x on Pons' begin-hard set).
-            Err((min, max)) if self.parallel() && opening(&self.board, pos.moves) => {
+            Err((min, max)) if self.parallel() => {
+                // Alone first (see `set_alone_nodes`); what the try learned stays in the table.
+                let alone = meter.trial(self.alone_nodes);
+                let score = self.narrow(pos, &alone, min, max);
+                if !self.ticker.is_stopped() {
+                    return score;
+                }
+                self.ticker.resume();
+                if let Err(stopped) = meter.check() {
+                    // The job's stop (a limit), not the try's.
+                    self.ticker.stop(stopped);
+                    return 0;
+                }
                 self.narrow_together(pos, meter, min, max)
             }
             Err((min, max)) => self.narrow(pos, meter, min, max),

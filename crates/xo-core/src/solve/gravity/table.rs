@@ -102,6 +102,16 @@ impl<B: Bits> Table<B> {
         Table { entries, word: PhantomData, bits, key_bits, value_bits }
     }
 
+    /// The table's `(bits, entry)`: `2^bits` entries of `entry` bytes.
+    pub(super) fn layout(&self) -> (u32, usize) {
+        let entry = match self.entries {
+            Entries::Narrow(_) => 4,
+            Entries::Paired(_) | Entries::Wide(_) => 8,
+            Entries::Huge(_) => 16,
+        };
+        (self.bits, entry)
+    }
+
     /// Whether threads may share the table (its entries are single words).
     pub(super) fn shareable(&self) -> bool {
         !matches!(self.entries, Entries::Huge(_))
