@@ -349,6 +349,9 @@ impl<B: Bits> GravitySolver<B> {
     ) -> i32 {
         match self.range(pos, lo, hi) {
             Ok(score) => score,
+            Err((min, max)) if self.parallel() && self.alone_nodes == 0 => {
+                self.narrow_together(pos, meter, min, max)
+            }
             Err((min, max)) if self.parallel() => {
                 // Alone first (see `set_alone_nodes`); what the try learned stays in the table.
                 let alone = meter.trial(self.alone_nodes);
