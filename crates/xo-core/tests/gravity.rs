@@ -106,6 +106,12 @@ fn connect_4x5x3_matches_plain_minimax() {
     differential("connect:4,5,3", 9, 150);
 }
 
+/// Odd height: the claimeven bound of the first player, who takes the odd rows.
+#[test]
+fn connect_4x5x4_matches_plain_minimax() {
+    differential("connect:4,5,4", 9, 100);
+}
+
 #[test]
 fn the_128_bit_layout_matches_plain_minimax() {
     // The same engine in 128-bit words, on boards small enough for plain minimax...

@@ -1,6 +1,7 @@
 //! What the search guesses and bounds without searching: how promising a move looks (the order
-//! moves are tried in) and the claimeven bound (what the second player gets on a board of even
-//! height by answering every stone right above it).
+//! moves are tried in) and the claimeven bound (what the player not to move gets, when the empty
+//! cells are even, by answering every stone right above it: the second player on a board of an
+//! even number of cells, the first player on one of odd width and height).
 
 use super::{win_at, GravityPosition, GravitySolver};
 use crate::games::gravity::Bits;
@@ -56,10 +57,10 @@ impl<B: Bits> GravitySolver<B> {
 
     /// A lower bound on the mover's score from their move that led to `child`, proved without
     /// searching: the opponent (to move in `child`) can no longer complete a line (at least a
-    /// draw), or, on a board of even height, the claimeven bound of `child`.
+    /// draw), or, when `child`'s empty cells are even, the claimeven bound of `child`.
     #[inline]
     pub(super) fn static_lower_bound(&self, child: &GravityPosition<B>) -> Option<i32> {
-        if self.even_height && child.moves.is_multiple_of(2) {
+        if child.moves % 2 == self.claim_parity {
             let upper = self.claimeven_bound(child);
             if upper != i32::MAX {
                 return Some(-upper);
@@ -78,32 +79,39 @@ impl<B: Bits> GravitySolver<B> {
     }
 
     /// An upper bound on the score of `pos` for the player to move, from the strategy in which
-    /// the other player answers every stone in an odd row (1st, 3rd, ... from the bottom) with
-    /// one right above it. On a board of even height with an even number of empty cells (the
-    /// caller's to check), that player can thereby take every even-row cell that cannot be
-    /// played now (a stone in an even row that can be played now is answered in another column
-    /// whose next cell is in an even row: there is one, since the empty cells are even). So the
-    /// player to move gets at most the other cells: if no line fits in them, they cannot win
-    /// (at best a draw, score 0); if moreover the other player's stones and guaranteed cells
-    /// hold a line, the player to move loses, at the latest when the line's last cell is filled
-    /// with the cells above it still empty. `i32::MAX` when the strategy proves nothing.
+    /// the other player answers every stone below a *claimed* row (the top row and every second
+    /// row below it: the even rows from the bottom on a board of even height, the odd ones on odd
+    /// height) with the cell right above it. When the number of empty cells is even (the
+    /// caller's to check: the first player to move on a board of an even number of cells, the
+    /// second on one of odd width and height), that player can thereby take every cell of a claimed row that cannot be
+    /// played now: a stone on a claimed cell that can be played now is answered on another such
+    /// cell, and there is one, since the columns whose next cell is claimed are as many as the
+    /// empty cells are odd, modulo 2, so even (an answer leaves its column's next cell unclaimed,
+    /// so no other claimed cell ever becomes playable). So the player to move gets at most the
+    /// other cells: if no line fits in them, they cannot win (at best a draw, score 0); if
+    /// moreover the other player's stones and guaranteed cells hold a line, the player to move
+    /// loses, at the latest when the line's last cell is filled with the cells above it still
+    /// empty. `i32::MAX` when the strategy proves nothing.
+    ///
+    /// On odd heights (first used 2026-12-03), one thread: the empty 7x5 board visits 27% fewer
+    /// positions (6.45M against 8.86M), 6x7 35% fewer (73.4M against 112.7M), 5x7 32%, 6x5 33%.
     pub(super) fn claimeven_bound(&self, pos: &GravityPosition<B>) -> i32 {
         let b = &self.board;
-        let even_rows = b.board_mask() & !self.odd_rows;
-        let theirs = pos.opponent() | (even_rows & !pos.mask & !b.possible(pos));
+        let theirs = pos.opponent() | (self.claimed_rows & !pos.mask & !b.possible(pos));
         if b.has_line(b.board_mask() & !theirs) {
             return i32::MAX;
         }
         if !b.has_line(theirs) {
             return 0;
         }
-        // The lowest even row r (1-based) such that the cells up to it already hold a line: the
+        // The lowest claimed row r above the bottom one (0-based; the bottom row's empty cells
+        // are all playable, never claimed) such that the cells up to it already hold a line: the
         // line is complete with at least H - r cells empty above its last cell.
         let (n, h) = (b.cells() as i32, b.height());
         let mut rows = B::ZERO;
         for r in 0..h {
             rows |= b.bottom() << r;
-            if r % 2 == 1 && b.has_line(theirs & rows) {
+            if r >= 1 && (h - 1 - r) % 2 == 0 && b.has_line(theirs & rows) {
                 return -win_at(n, n - (h - 1 - r) as i32);
             }
         }

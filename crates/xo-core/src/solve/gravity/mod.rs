@@ -24,8 +24,9 @@
 //! threats lose, and no stone goes under a cell
 //! where the opponent would win), bounds its score by the earliest either side can still win
 //! (the mover cannot win at once, the opponent not on their next stone, nobody before their
-//! `k`-th stone) and, on boards of even height with the first player to move, by what the other
-//! player gets by answering every stone right above it ([`GravitySolver`]'s claimeven bound:
+//! `k`-th stone) and, when the empty cells are even, by what the player not to move gets by
+//! answering every stone right above it ([`GravitySolver`]'s claimeven bound: the second player
+//! on boards of an even number of cells, the first on boards of odd width and height;
 //! at best a draw when no line fits the cells left to the mover). A position whose only move
 //! blocks the opponent's threat plays it at once, with no table entry of its own (on the empty
 //! 7x6 board, 8% more positions but about 9% less time on two threads). Other positions keep
@@ -136,16 +137,19 @@ pub struct GravitySolver<B: Bits = u64> {
     min_at: Vec<i32>,
     /// Whether no line of k fits the board at all.
     no_lines: bool,
-    /// The cells of the odd rows counted from the bottom (1st, 3rd, ...).
-    odd_rows: B,
+    /// The cells of the top row and of every second row below it: those the player not to move
+    /// can claim when the empty cells are even ([`GravitySolver::claimeven_bound`]); the even
+    /// rows counted from the bottom on a board of even height, the odd ones on odd height.
+    claimed_rows: B,
     /// Bits of a table entry that hold the bound, and their mask.
     bound_bits: u32,
     bound_mask: u32,
-    /// The least [`GravitySolver::claimeven_bound`] can be (a line in the second row).
+    /// The least [`GravitySolver::claimeven_bound`] can be (a line in the lowest claimed row
+    /// above the bottom one).
     claimeven_floor: i32,
-    /// Whether the board has an even number of rows (where [`GravitySolver::claimeven_bound`]
-    /// holds).
-    even_height: bool,
+    /// The parity of the stones played in the positions where [`GravitySolver::claimeven_bound`]
+    /// holds: those with an even number of empty cells.
+    claim_parity: u32,
     /// Mirror images share table entries below this many stones (where they are common).
     symmetric_below: u32,
     /// Below this many stones, the children's table entries are read before any child is
@@ -200,11 +204,13 @@ impl<B: Bits> GravitySolver<B> {
             max_at,
             min_at,
             no_lines: (k as u32) > w.max(h),
-            even_height: h % 2 == 0,
+            claim_parity: (n % 2) as u32,
             bound_bits: bound_bits(board),
-            claimeven_floor: -win_at(n, n - h as i32 + 2),
+            claimeven_floor: claimeven_floor(n, h as i32),
             bound_mask: (1 << bound_bits(board)) - 1,
-            odd_rows: (0..h).step_by(2).fold(B::ZERO, |acc, r| acc | board.bottom() << r),
+            claimed_rows: (0..h)
+                .filter(|r| (h - 1 - r) % 2 == 0)
+                .fold(B::ZERO, |acc, r| acc | board.bottom() << r),
             symmetric_below: SYMMETRIC_BELOW,
             nodes: 0,
             ticker: Ticker::default(),
@@ -445,6 +451,14 @@ impl<B: Bits> GravitySolver<B> {
             .map(|(col, s)| (col, s.map(|s| to_scored(&self.board, pos.plies(), s))))
             .collect())
     }
+}
+
+/// The least score [`GravitySolver::claimeven_bound`] gives on a board of `n` cells and
+/// `h` rows: the other player's line completed in the lowest claimed row above the bottom one
+/// (0-based row 1 on even heights, 2 on odd ones), its column's cells above it still empty.
+fn claimeven_floor(n: i32, h: i32) -> i32 {
+    let lowest = if h % 2 == 0 { 1 } else { 2 };
+    -win_at(n, n - (h - 1 - lowest).max(0))
 }
 
 /// Centre-first column order, as 0-based columns (every column once).

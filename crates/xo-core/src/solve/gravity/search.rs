@@ -135,7 +135,7 @@ impl<B: Bits> GravitySolver<B> {
                 return alpha;
             }
         }
-        if self.even_height && m % 2 == 0 && beta > self.claimeven_floor {
+        if m as u32 % 2 == self.claim_parity && beta > self.claimeven_floor {
             let bound = self.claimeven_bound(pos);
             if beta > bound {
                 beta = bound;

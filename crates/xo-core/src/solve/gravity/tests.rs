@@ -46,7 +46,20 @@ fn plain_score(b: &GravityBoard, pos: &GravityPosition) -> i32 {
 fn the_claimeven_bound_never_undercuts_the_score() {
     let mut state = 0x2545_F491_4F6C_DD1Du64;
     let mut checked = [0usize; 3];
-    for (w, h, k, from) in [(4, 4, 3, 4), (5, 4, 4, 8), (4, 6, 4, 10), (3, 4, 3, 2)] {
+    let mut proved_on_odd_heights = 0;
+    // Even heights (the second player claims the even rows) and odd ones (the first player,
+    // with the second to move, claims the odd rows).
+    let boards = [
+        (4, 4, 3, 4),
+        (5, 4, 4, 8),
+        (4, 6, 4, 10),
+        (3, 4, 3, 2),
+        (5, 5, 4, 14),
+        (4, 5, 3, 10),
+        (5, 3, 3, 6),
+        (3, 5, 3, 5),
+    ];
+    for (w, h, k, from) in boards {
         let b = GravityBoard::new(w, h, k).unwrap();
         let solver = GravitySolver::new(&b, 1 << 12);
         for _ in 0..400 {
@@ -60,15 +73,21 @@ fn the_claimeven_bound_never_undercuts_the_score() {
                     b.play(&mut pos, col);
                 }
             }
-            if pos.moves % 2 == 1 || b.outcome(&pos).is_some() {
+            // The bound holds where the empty cells are even.
+            if pos.moves % 2 != solver.claim_parity || b.outcome(&pos).is_some() {
                 continue;
             }
             let bound = solver.claimeven_bound(&pos);
             let score = plain_score(&b, &pos);
             assert!(score <= bound, "{w}x{h} k={k}: score {score} above the bound {bound}");
+            assert!(bound >= solver.claimeven_floor, "{w}x{h} k={k}: {bound} below the floor");
             checked[(bound.signum() + 1).min(2) as usize] += 1;
+            if h % 2 == 1 && bound <= 0 {
+                proved_on_odd_heights += 1;
+            }
         }
     }
+    assert!(proved_on_odd_heights > 10, "{proved_on_odd_heights}");
     // The bound proved something (a draw at best, or a loss) in many positions.
     assert!(checked[0] > 10 && checked[1] > 20, "{checked:?}");
 }
