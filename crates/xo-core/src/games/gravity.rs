@@ -378,6 +378,49 @@ impl<B: Bits> GravityBoard<B> {
         })
     }
 
+    /// The first cell (the lowest bit) of every line of `k` cells of `stones` along direction
+    /// `dir` (0 vertical, 1 horizontal, 2 and 3 the diagonals); [`GravityBoard::line_at`] gives
+    /// a line's cells.
+    ///
+    /// ```
+    /// use xo_core::games::gravity::GravityBoard;
+    /// let b = GravityBoard::new(7, 6, 4).unwrap();
+    /// let pos = b.from_moves("1122334").unwrap(); // the first player's bottom row, columns 1-4
+    /// let starts = b.line_starts(pos.opponent(), 1);
+    /// assert_eq!(starts, 1); // the line from column 1's bottom cell
+    /// assert_eq!(b.line_at(starts, 1).count_ones(), 4);
+    /// assert_eq!(b.line_starts(pos.opponent(), 0), 0); // no vertical line
+    /// ```
+    #[inline]
+    pub fn line_starts(&self, stones: B, dir: usize) -> B {
+        let s = self.dirs[dir];
+        let mut run = stones;
+        for i in 1..self.k {
+            run &= stones.shr_or_zero(i.saturating_mul(s));
+            if run == B::ZERO {
+                break;
+            }
+        }
+        run
+    }
+
+    /// The `k` cells of the line along `dir` whose first cell is `start` (one cell).
+    #[inline]
+    pub fn line_at(&self, start: B, dir: usize) -> B {
+        let s = self.dirs[dir];
+        (0..self.k).fold(B::ZERO, |line, i| line | start.shl_or_zero(i.saturating_mul(s)))
+    }
+
+    /// `cells` and every cell below one of them in its column.
+    #[inline]
+    pub fn with_cells_below(&self, cells: B) -> B {
+        let mut x = cells;
+        for _ in 1..self.height {
+            x |= (x >> 1) & self.board;
+        }
+        x
+    }
+
     /// The result for the player to move when the game is over (the player who just moved made
     /// `k` in a row: a loss; the board is full: a draw), `None` while it goes on.
     pub fn outcome(&self, pos: &GravityPosition<B>) -> Option<Value> {

@@ -47,6 +47,7 @@ fn the_claimeven_bound_never_undercuts_the_score() {
     let mut state = 0x2545_F491_4F6C_DD1Du64;
     let mut checked = [0usize; 3];
     let mut proved_on_odd_heights = 0;
+    let mut proved_past_a_line = 0;
     // Even heights (the second player claims the even rows) and odd ones (the first player,
     // with the second to move, claims the odd rows).
     let boards = [
@@ -85,9 +86,16 @@ fn the_claimeven_bound_never_undercuts_the_score() {
             if h % 2 == 1 && bound <= 0 {
                 proved_on_odd_heights += 1;
             }
+            // Proved although the mover's cells hold a line (which the claimer's completes
+            // before).
+            let claimed = solver.claimed_rows & !pos.mask & !b.possible(&pos);
+            if bound <= 0 && b.has_line(b.board_mask() & !(pos.opponent() | claimed)) {
+                proved_past_a_line += 1;
+            }
         }
     }
     assert!(proved_on_odd_heights > 10, "{proved_on_odd_heights}");
+    assert!(proved_past_a_line > 10, "{proved_past_a_line}");
     // The bound proved something (a draw at best, or a loss) in many positions.
     assert!(checked[0] > 10 && checked[1] > 20, "{checked:?}");
 }
