@@ -20,18 +20,25 @@ impl<B: Bits> GravitySolver<B> {
     /// on Connect Four: 4 MiB while at most 90% of the cells are empty (such a table stays in
     /// cache, and a larger one makes every probe slower: on Pons' sets from 1 to 27 stones,
     /// 2^23 bytes is 1.2 to 1.7 times slower than 2^22 on the middle and begin-medium sets and
-    /// no faster on begin-hard, 2^26 bytes 1.5 to 2.5 times slower than 2^23), 256 MiB for the
-    /// first few stones (the empty 7x6 board needs the room), and half the budget for the first
-    /// few stones of boards larger than 7x6 (their searches run for hours, and a table that
-    /// holds them is worth its slower probes).
+    /// no faster on begin-hard, 2^26 bytes 1.5 to 2.5 times slower than 2^23). For the first few
+    /// stones: 64 MiB on boards of at most 42 cells and 7 columns (searches of seconds: a larger
+    /// table costs more to map than it saves; the empty 7x6 board on 2 threads, one run each
+    /// right after another process freed 1 GiB, took 17.8-23.1 s with 64 MiB and 22.3-23.0 s
+    /// with 256 MiB, whose 2 MiB pages the system first had to gather, 2 s of system time;
+    /// 6x6 1.4-1.7 s against 2.9-4.0 s), 256 MiB on wider boards of at most 42 cells (minutes:
+    /// the empty 10x4 board 163 s with 256 MiB, 177 s with 64), and half the budget on boards
+    /// of more cells (their searches run for hours, and a table that holds them is worth its
+    /// slower probes).
     ///
     /// ```
     /// use xo_core::games::gravity::GravityBoard;
     /// use xo_core::solve::gravity::GravitySolver;
     /// let c4 = GravityBoard::new(7, 6, 4).unwrap();
     /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 5, 2 << 30), 4 << 20);
-    /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 0, 2 << 30), 256 << 20);
+    /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 0, 2 << 30), 64 << 20);
     /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 0, 1 << 20), 1 << 20);
+    /// let wide = GravityBoard::new(10, 4, 4).unwrap();
+    /// assert_eq!(GravitySolver::suggested_table_bytes(&wide, 0, 2 << 30), 256 << 20);
     /// let big = GravityBoard::new(7, 7, 4).unwrap();
     /// assert_eq!(GravitySolver::suggested_table_bytes(&big, 0, 8 << 30), 4 << 30);
     /// assert_eq!(GravitySolver::suggested_table_bytes(&big, 0, 256 << 20), 256 << 20);
@@ -40,9 +47,11 @@ impl<B: Bits> GravitySolver<B> {
         let want: u64 = if !opening(board, plies) {
             4 << 20
         } else if board.cells() > 42 {
-            (budget_bytes / 2).max(256 << 20)
+            (budget_bytes / 2).max(LONG_SEARCH_TABLE_BYTES)
+        } else if board.width() > 7 {
+            LONG_SEARCH_TABLE_BYTES
         } else {
-            256 << 20
+            64 << 20
         };
         usize::try_from(want.min(budget_bytes)).unwrap_or(usize::MAX)
     }
@@ -69,7 +78,13 @@ impl<B: Bits> GravitySolver<B> {
         budget_bytes: u64,
     ) -> usize {
         let long = board.cells().saturating_sub(depth) >= BOOK_BIG_TABLE_EMPTY;
-        Self::suggested_table_bytes(board, if long { 0 } else { depth }, budget_bytes)
+        let bytes = Self::suggested_table_bytes(board, if long { 0 } else { depth }, budget_bytes);
+        if long {
+            // A worker's table serves thousands of searches: worth mapping once.
+            bytes.max(usize::try_from(LONG_SEARCH_TABLE_BYTES.min(budget_bytes)).unwrap_or(0))
+        } else {
+            bytes
+        }
     }
 
     /// The bytes the table takes once allocated.
@@ -192,6 +207,9 @@ pub(super) fn bound_bits<B: Bits>(board: &GravityBoard<B>) -> u32 {
     let range = 2 * (n / 2 + 2) + 1;
     u32::BITS - (2 * range as u32).leading_zeros()
 }
+
+/// The table of long searches (minutes): an opening of a wide board, a book worker's.
+const LONG_SEARCH_TABLE_BYTES: u64 = 256 << 20;
 
 /// The empty cells from which a book's positions are long searches, whose workers take a large
 /// table ([`GravitySolver::suggested_book_table_bytes`]).
