@@ -16,19 +16,19 @@ pub(super) const SYMMETRIC_BELOW: u32 = 10;
 pub(super) const ETC_BELOW: u32 = u32::MAX;
 
 impl<B: Bits> GravitySolver<B> {
-    /// A table size for solving a position with `plies` stones within `budget_bytes`, calibrated
-    /// on Connect Four: 4 MiB while at most 90% of the cells are empty (such a table stays in
-    /// cache, and a larger one makes every probe slower: on Pons' sets from 1 to 27 stones,
-    /// 2^23 bytes is 1.2 to 1.7 times slower than 2^22 on the middle and begin-medium sets and
-    /// no faster on begin-hard, 2^26 bytes 1.5 to 2.5 times slower than 2^23). For the first few
-    /// stones: 64 MiB on boards of at most 42 cells and 7 columns (searches of seconds: a larger
-    /// table costs more to map than it saves; the empty 7x6 board on 2 threads, one run each
-    /// right after another process freed 1 GiB, took 17.8-23.1 s with 64 MiB and 22.3-23.0 s
-    /// with 256 MiB, whose 2 MiB pages the system first had to gather, 2 s of system time;
-    /// 6x6 1.4-1.7 s against 2.9-4.0 s), 256 MiB on wider boards of at most 42 cells (minutes:
-    /// the empty 10x4 board 163 s with 256 MiB, 177 s with 64), and half the budget on boards
-    /// of more cells (their searches run for hours, and a table that holds them is worth its
-    /// slower probes).
+    /// A table size for solving a position with `plies` stones within `budget_bytes`, calibrated on
+    /// Connect Four: 4 MiB while at most 90% of the cells are empty (such a table stays in cache,
+    /// and a larger one makes every probe slower: on Pons' sets from 1 to 27 stones, 2^23 bytes is
+    /// 1.2 to 1.7 times slower than 2^22 on the middle and begin-medium sets and no faster on
+    /// begin-hard, 2^26 bytes 1.5 to 2.5 times slower than 2^23). For the first few stones: 64 MiB
+    /// on boards of at most 42 cells (searches of seconds, where a larger table costs more to map
+    /// than it saves: right after another process freed 1 GiB, on 2 threads, one run each, the
+    /// empty 7x6 board took 17.8-23.1 s with 64 MiB and 22.3-23.0 s with 256 MiB, whose 2 MiB pages
+    /// the system first had to gather, 2 s of system time; 6x6 1.4-1.7 s against 2.9-4.0 s, 8x4 0.9
+    /// s against 2.2 s, 9x4 7.6 s against 10.2 s), but 256 MiB on those of 40 to 42 cells and more
+    /// than 7 columns (minutes: the empty 10x4 board 163 s with 256 MiB, 177 s with 64), and half
+    /// the budget on boards of more cells (their searches run for hours, and a table that holds
+    /// them is worth its slower probes).
     ///
     /// ```
     /// use xo_core::games::gravity::GravityBoard;
@@ -39,6 +39,8 @@ impl<B: Bits> GravitySolver<B> {
     /// assert_eq!(GravitySolver::suggested_table_bytes(&c4, 0, 1 << 20), 1 << 20);
     /// let wide = GravityBoard::new(10, 4, 4).unwrap();
     /// assert_eq!(GravitySolver::suggested_table_bytes(&wide, 0, 2 << 30), 256 << 20);
+    /// let short = GravityBoard::new(8, 4, 4).unwrap();
+    /// assert_eq!(GravitySolver::suggested_table_bytes(&short, 0, 2 << 30), 64 << 20);
     /// let big = GravityBoard::new(7, 7, 4).unwrap();
     /// assert_eq!(GravitySolver::suggested_table_bytes(&big, 0, 8 << 30), 4 << 30);
     /// assert_eq!(GravitySolver::suggested_table_bytes(&big, 0, 256 << 20), 256 << 20);
@@ -48,7 +50,7 @@ impl<B: Bits> GravitySolver<B> {
             4 << 20
         } else if board.cells() > 42 {
             (budget_bytes / 2).max(LONG_SEARCH_TABLE_BYTES)
-        } else if board.width() > 7 {
+        } else if board.width() > 7 && board.cells() >= 40 {
             LONG_SEARCH_TABLE_BYTES
         } else {
             64 << 20
