@@ -113,7 +113,7 @@ impl<B: Bits> GravitySolver<B> {
         }
         // The lowest claimed row r above the bottom one (0-based; the bottom row's empty cells
         // are all playable, never claimed) such that the cells up to it already hold a line: the
-        // line is complete with at least H - r cells empty above its last cell.
+        // line is complete with at least H - 1 - r cells empty above its last cell.
         let (n, h) = (b.cells() as i32, b.height());
         let mut rows = B::ZERO;
         for r in 0..h {
