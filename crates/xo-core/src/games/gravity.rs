@@ -380,7 +380,7 @@ impl<B: Bits> GravityBoard<B> {
 
     /// The first cell (the lowest bit) of every line of `k` cells of `stones` along direction
     /// `dir` (0 vertical, 1 horizontal, 2 and 3 the diagonals); [`GravityBoard::line_at`] gives
-    /// a line's cells.
+    /// a line's cells. Panics when `dir` is more than 3.
     ///
     /// ```
     /// use xo_core::games::gravity::GravityBoard;
@@ -404,7 +404,14 @@ impl<B: Bits> GravityBoard<B> {
         run
     }
 
-    /// The `k` cells of the line along `dir` whose first cell is `start` (one cell).
+    /// The `k` cells of the line along `dir` whose first cell is `start` (one cell). Panics when
+    /// `dir` is more than 3.
+    ///
+    /// ```
+    /// use xo_core::games::gravity::GravityBoard;
+    /// let b = GravityBoard::new(7, 6, 4).unwrap();
+    /// assert_eq!(b.line_at(1, 0), 0b1111); // column 1's four lowest cells
+    /// ```
     #[inline]
     pub fn line_at(&self, start: B, dir: usize) -> B {
         let s = self.dirs[dir];
@@ -412,6 +419,13 @@ impl<B: Bits> GravityBoard<B> {
     }
 
     /// `cells` and every cell below one of them in its column.
+    ///
+    /// ```
+    /// use xo_core::games::gravity::GravityBoard;
+    /// let b = GravityBoard::new(7, 6, 4).unwrap();
+    /// // Column 1's third cell and column 2's second (bit 7 + 1: each column has 7 bits).
+    /// assert_eq!(b.with_cells_below(1 << 2 | 1 << 8), 0b111 | 0b11 << 7);
+    /// ```
     #[inline]
     pub fn with_cells_below(&self, cells: B) -> B {
         let mut x = cells;

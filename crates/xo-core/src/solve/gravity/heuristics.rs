@@ -78,17 +78,17 @@ impl<B: Bits> GravitySolver<B> {
         b.has_line(stones | (b.board_mask() & !pos.mask))
     }
 
-    /// An upper bound on the score of `pos` for the player to move, from the strategy in which
-    /// the other player answers every stone below a *claimed* row (the top row and every second
-    /// row below it: the even rows from the bottom on a board of even height, the odd ones on odd
-    /// height) with the cell right above it. When the number of empty cells is even (the
-    /// caller's to check: the first player to move on a board of an even number of cells, the
-    /// second on one of odd width and height), that player can thereby take every cell of a claimed row that cannot be
-    /// played now: a stone on a claimed cell that can be played now is answered on another such
-    /// cell, and there is one, since the columns whose next cell is claimed are as many as the
-    /// empty cells are odd, modulo 2, so even (an answer leaves its column's next cell unclaimed,
-    /// so no other claimed cell ever becomes playable). So the player to move gets at most the
-    /// other cells: if no line fits in them, they cannot win (at best a draw, score 0); if
+    /// An upper bound on the score of `pos` for the player to move, from the strategy in which the
+    /// other player answers every stone below a *claimed* row (the top row and every second row
+    /// below it: the even rows from the bottom on a board of even height, the odd ones on odd
+    /// height) with the cell right above it. When the number of empty cells is even (the caller's
+    /// to check: the first player to move on a board of an even number of cells, the second on one
+    /// of odd width and height), that player can thereby take every cell of a claimed row that
+    /// cannot be played now: a stone on a claimed cell that can be played now is answered on
+    /// another such cell, and there is one, since the columns whose next cell is claimed are as
+    /// many as the empty cells are odd, modulo 2, so even (an answer leaves its column's next cell
+    /// unclaimed, so no other claimed cell ever becomes playable). So the player to move gets at
+    /// most the other cells: if no line fits in them, they cannot win (at best a draw, score 0); if
     /// moreover the other player's stones and guaranteed cells hold a line, the player to move
     /// loses, at the latest when the line's last cell is filled with the cells above it still
     /// empty. `i32::MAX` when the strategy proves nothing.
@@ -124,9 +124,7 @@ impl<B: Bits> GravitySolver<B> {
         }
         -win_at(n, n)
     }
-}
 
-impl<B: Bits> GravitySolver<B> {
     /// Whether, in the claimeven strategy, every line the player to move could complete in
     /// `mine` needs first a line of the claimer's `theirs` to be complete: the line's cells and
     /// those below them (all filled before its last stone) hold one. Then the claimer wins
