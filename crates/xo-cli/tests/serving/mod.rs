@@ -98,11 +98,13 @@ pub fn encode(text: &str) -> String {
 }
 
 /// A mixed load's requests: tic-tac-toe positions reached by seeded random play (their exact
-/// bodies computed by the core here), bad requests (400) and over-budget ones (422).
+/// bodies computed by the core here), bad requests (400) and over-budget ones (422, or
+/// for Connect Four the exact answer once a kept table lets it finish).
 pub fn mixed_cases(positions: usize) -> Vec<xo_server::load::Case> {
     use rand::{Rng, SeedableRng};
     use xo_core::budget::Meter;
-    use xo_core::query::{answer, Query, Question};
+    use xo_core::query::{answer, Game, Query, Question, Source};
+    let analysis = Question::Analysis { winning_only: false };
     let mut rng = rand::rngs::StdRng::seed_from_u64(12);
     let mut cases = Vec::new();
     while cases.len() < positions {
@@ -113,9 +115,7 @@ pub fn mixed_cases(positions: usize) -> Vec<xo_server::load::Case> {
             cells[empty[rng.random_range(0..empty.len())]] = if ply % 2 == 0 { 'X' } else { 'O' };
         }
         let text: String = cells.iter().collect();
-        let Ok(query) =
-            Query::parse("tictactoe", Some(&text), Question::Analysis { winning_only: false })
-        else {
+        let Ok(query) = Query::parse("tictactoe", Some(&text), analysis) else {
             continue; // a move after a line: not a position
         };
         let report = answer(&query, &Meter::default()).expect("tic-tac-toe answers");
@@ -125,6 +125,7 @@ pub fn mixed_cases(positions: usize) -> Vec<xo_server::load::Case> {
             status: 200,
             body: Some(body),
             contains: None,
+            also: None,
         });
     }
     let bad = [
@@ -139,14 +140,31 @@ pub fn mixed_cases(positions: usize) -> Vec<xo_server::load::Case> {
             status: 400,
             body: None,
             contains: Some(words.to_string()),
+            also: None,
         });
     }
-    // A position of 11 stones, past the shipped book (10 stones): searched, over the budget.
+    // Over the budget: the empty SOS strip of 12 cells within 1,000 positions (the negamax
+    // engine, which keeps nothing between queries, so every such request stops) ...
     cases.push(xo_server::load::Case {
-        target: "/api/solve?game=connect4&moves=47744635572&max_nodes=1000".to_string(),
+        target: "/api/solve?game=sos:12&max_nodes=1000".to_string(),
         status: 422,
         body: None,
         contains: Some("\"value\":\"unknown\"".to_string()),
+        also: None,
+    });
+    // ... and a Connect Four position of 11 stones, past the shipped book (10 stones): searched,
+    // over the budget, unless the table kept from earlier requests lets it finish; then its
+    // answer must be the exact one.
+    let columns = "47744635572";
+    let c4 = Game::parse("connect4").expect("a built-in game");
+    let exact = Query::prepare(c4, Source::Columns(columns), analysis, None).expect("a position");
+    let report = answer(&exact, &Meter::default()).expect("an 11-stone position answers");
+    cases.push(xo_server::load::Case {
+        target: format!("/api/solve?game=connect4&moves={columns}&max_nodes=1000"),
+        status: 422,
+        body: None,
+        contains: Some("\"value\":\"unknown\"".to_string()),
+        also: Some((200, serde_json::to_string(&report).unwrap() + "\n")),
     });
     cases
 }
