@@ -435,6 +435,23 @@ impl<B: Bits> GravityBoard<B> {
         x
     }
 
+    /// `cells` and every cell above one of them in its column, up to the top row.
+    ///
+    /// ```
+    /// use xo_core::games::gravity::GravityBoard;
+    /// let b = GravityBoard::new(7, 6, 4).unwrap();
+    /// // Column 1's fifth cell and column 2's second (bit 7 + 1: each column has 7 bits).
+    /// assert_eq!(b.with_cells_above(1 << 4 | 1 << 8), 0b11 << 4 | 0b11111 << 8);
+    /// ```
+    #[inline]
+    pub fn with_cells_above(&self, cells: B) -> B {
+        let mut x = cells;
+        for _ in 1..self.height {
+            x |= (x << 1) & self.board;
+        }
+        x
+    }
+
     /// The result for the player to move when the game is over (the player who just moved made
     /// `k` in a row: a loss; the board is full: a draw), `None` while it goes on.
     pub fn outcome(&self, pos: &GravityPosition<B>) -> Option<Value> {

@@ -59,9 +59,9 @@ impl<B: Bits> GravitySolver<B> {
     /// searching: the opponent (to move in `child`) can no longer complete a line (at least a
     /// draw), or, when `child`'s empty cells are even, the claimeven bound of `child`.
     #[inline]
-    pub(super) fn static_lower_bound(&self, child: &GravityPosition<B>) -> Option<i32> {
+    pub(super) fn static_lower_bound(&self, child: &GravityPosition<B>, beta: i32) -> Option<i32> {
         if child.moves % 2 == self.claim_parity {
-            let upper = self.claimeven_bound(child);
+            let upper = self.claimeven_bound(child, -beta);
             if upper != i32::MAX {
                 return Some(-upper);
             }
@@ -101,9 +101,10 @@ impl<B: Bits> GravitySolver<B> {
     /// fewer (73.4M against 112.7M), 5x7 32%, 6x5 33%; the claimer's line completed first then
     /// takes 6x6 from 13.58M to 10.46M positions, 5x7 from 4.19M to 3.31M, 8x4 11% and 9x4 8%
     /// fewer.
-    pub(super) fn claimeven_bound(&self, pos: &GravityPosition<B>) -> i32 {
+    pub(super) fn claimeven_bound(&self, pos: &GravityPosition<B>, cut: i32) -> i32 {
         let b = &self.board;
-        let theirs = pos.opponent() | (self.claimed_rows & !pos.mask & !b.possible(pos));
+        let claimed = self.claimed_rows & !pos.mask & !b.possible(pos);
+        let theirs = pos.opponent() | claimed;
         let mine = b.board_mask() & !theirs;
         if !b.has_line(theirs) {
             return if b.has_line(mine) { i32::MAX } else { 0 };
@@ -116,13 +117,81 @@ impl<B: Bits> GravitySolver<B> {
         // line is complete with at least H - 1 - r cells empty above its last cell.
         let (n, h) = (b.cells() as i32, b.height());
         let mut rows = B::ZERO;
+        let mut bound = -win_at(n, n);
         for r in 0..h {
             rows |= b.bottom() << r;
             if r >= 1 && (h - 1 - r) % 2 == 0 && b.has_line(theirs & rows) {
-                return -win_at(n, n - (h - 1 - r) as i32);
+                bound = -win_at(n, n - (h - 1 - r) as i32);
+                break;
             }
         }
-        -win_at(n, n)
+        if bound <= cut {
+            return bound;
+        }
+        self.claimer_wins_sooner(theirs, claimed, cut).unwrap_or(bound)
+    }
+
+    /// A bound of at most `cut` on the score of the player to move against the claimeven
+    /// strategy, when the claimer's lines `theirs` (their stones and the `claimed` cells) leave
+    /// the mover no way to postpone the claimer's win that far; `None` otherwise, or when that
+    /// would take more than [`MAX_EMPTY_AT_THE_END`] empty cells to check.
+    ///
+    /// Why it holds: the mover's stones on claimed cells that can be played now are answered on
+    /// other such cells, and every other stone right above it, so a line of the claimer's is
+    /// complete once the columns are filled up to its cells, in whatever order the mover
+    /// chooses. Until then the empty cells, but for claimed cells that can be played now (never
+    /// in the claimer's lines), are whole pairs (an unclaimed cell and the claimed one above it)
+    /// at the tops of columns, holding a claimed cell of every line of the claimer's. If every
+    /// such set of at most `e` cells misses a line, at least `e + 2` cells are empty before the
+    /// mover's stone that lets a line be completed, and the claimer's answer completes it by
+    /// stone `n - e`.
+    fn claimer_wins_sooner(&self, theirs: B, claimed: B, cut: i32) -> Option<i32> {
+        let n = self.board.cells() as i32;
+        // The fewest empty cells `e` at which a win by stone `n - e` gives at most `cut`:
+        // win_at(n, n - e) = (e + 2) / 2 >= -cut.
+        let empty = (-2 * i64::from(cut) - 2).max(0);
+        if empty > i64::from(MAX_EMPTY_AT_THE_END) {
+            return None;
+        }
+        let empty = empty as u32;
+        (!self.claimer_line_avoidable(theirs, claimed, B::ZERO, empty))
+            .then(|| -win_at(n, n - empty as i32))
+    }
+
+    /// Whether the mover can leave the claimer's lines in `theirs` incomplete with the cells of
+    /// `emptied` (top pairs of columns) and more such pairs, at most `empty` cells in all: every
+    /// line must keep one of its `claimed` cells in them. A search over the first line left, by
+    /// the cell that empties it (the highest of its claimed cells in a column: emptying a lower
+    /// one empties that too).
+    fn claimer_line_avoidable(&self, theirs: B, claimed: B, emptied: B, empty: u32) -> bool {
+        let b = &self.board;
+        let left = theirs & !emptied;
+        for dir in 0..4 {
+            let starts = b.line_starts(left, dir);
+            if starts == B::ZERO {
+                continue;
+            }
+            let start = starts ^ (starts & (starts - B::ONE));
+            let line = b.line_at(start, dir);
+            let mut open = line & claimed;
+            while open != B::ZERO {
+                let rest = open & (open - B::ONE);
+                let cell = open ^ rest;
+                open = rest;
+                if b.with_cells_above(cell) & line & claimed != cell {
+                    continue; // a higher claimed cell of the line in this column empties it
+                }
+                // The cell, the unclaimed one below it and every cell above: whole pairs.
+                let grown = emptied | b.with_cells_above(cell >> 1);
+                if grown.count_ones() <= empty
+                    && self.claimer_line_avoidable(theirs, claimed, grown, empty)
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+        true
     }
 
     /// Whether, in the claimeven strategy, every line the player to move could complete in
@@ -158,6 +227,10 @@ impl<B: Bits> GravitySolver<B> {
 
 /// The most lines of the player to move [`GravitySolver::claimer_completes_first`] checks.
 const CHECKED_LINES: u32 = 8;
+
+/// The most empty cells at the end [`GravitySolver::claimeven_bound`] searches for a sooner
+/// win of the claimer's (four pairs: a win worth 5).
+pub(super) const MAX_EMPTY_AT_THE_END: u32 = 8;
 
 /// What a move leaves its player ([`GravitySolver::after_move`]).
 pub(super) struct AfterMove<B> {

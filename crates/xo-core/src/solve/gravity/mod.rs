@@ -147,6 +147,9 @@ pub struct GravitySolver<B: Bits = u64> {
     /// The least [`GravitySolver::claimeven_bound`] can be (a line in the lowest claimed row
     /// above the bottom one).
     claimeven_floor: i32,
+    /// The least bound the claimeven bound's search for a sooner win can give (a win with
+    /// [`heuristics::MAX_EMPTY_AT_THE_END`] cells still empty).
+    sooner_floor: i32,
     /// The parity of the stones played in the positions where [`GravitySolver::claimeven_bound`]
     /// holds: those with an even number of empty cells.
     claim_parity: u32,
@@ -207,6 +210,7 @@ impl<B: Bits> GravitySolver<B> {
             claim_parity: (n % 2) as u32,
             bound_bits: bound_bits(board),
             claimeven_floor: claimeven_floor(n, h as i32),
+            sooner_floor: -win_at(n, n - heuristics::MAX_EMPTY_AT_THE_END as i32),
             bound_mask: (1 << bound_bits(board)) - 1,
             claimed_rows: (0..h)
                 .filter(|r| (h - 1 - r) % 2 == 0)

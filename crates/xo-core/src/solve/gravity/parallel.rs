@@ -134,6 +134,7 @@ impl<B: Bits> GravitySolver<B> {
             bound_bits: self.bound_bits,
             bound_mask: self.bound_mask,
             claimeven_floor: self.claimeven_floor,
+            sooner_floor: self.sooner_floor,
             symmetric_below: self.symmetric_below,
             etc_below: self.etc_below,
             nodes: 0,

@@ -135,8 +135,10 @@ impl<B: Bits> GravitySolver<B> {
                 return alpha;
             }
         }
-        if m as u32 % 2 == self.claim_parity && beta > self.claimeven_floor {
-            let bound = self.claimeven_bound(pos);
+        if m as u32 % 2 == self.claim_parity
+            && (beta > self.claimeven_floor || alpha >= self.sooner_floor)
+        {
+            let bound = self.claimeven_bound(pos, alpha);
             if beta > bound {
                 beta = bound;
                 if alpha >= beta {
@@ -223,7 +225,7 @@ impl<B: Bits> GravitySolver<B> {
                     via_block |= 1 << col;
                 }
             }
-            if let Some(lower) = self.static_lower_bound(&child) {
+            if let Some(lower) = self.static_lower_bound(&child, beta) {
                 // Playing here proves at least `lower`.
                 if lower > alpha {
                     alpha = lower;

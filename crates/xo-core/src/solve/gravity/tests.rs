@@ -48,6 +48,7 @@ fn the_claimeven_bound_never_undercuts_the_score() {
     let mut checked = [0usize; 3];
     let mut proved_on_odd_heights = 0;
     let mut proved_past_a_line = 0;
+    let mut proved_sooner = 0;
     // Even heights (the second player claims the even rows) and odd ones (the first player,
     // with the second to move, claims the odd rows).
     let boards = [
@@ -78,9 +79,19 @@ fn the_claimeven_bound_never_undercuts_the_score() {
             if pos.moves % 2 != solver.claim_parity || b.outcome(&pos).is_some() {
                 continue;
             }
-            let bound = solver.claimeven_bound(&pos);
+            let bound = solver.claimeven_bound(&pos, i32::MAX);
             let score = plain_score(&b, &pos);
             assert!(score <= bound, "{w}x{h} k={k}: score {score} above the bound {bound}");
+            // Asked for a bound at most `cut`, the search for a sooner win of the claimer's
+            // may prove one: still never below the score.
+            for cut in -6..bound.min(1) {
+                let sooner = solver.claimeven_bound(&pos, cut);
+                assert!(score <= sooner, "{w}x{h} k={k}: score {score} above {sooner} (cut {cut})");
+                if sooner < bound {
+                    assert!(sooner <= cut, "{w}x{h} k={k}: {sooner} proved above the cut {cut}");
+                    proved_sooner += 1;
+                }
+            }
             assert!(bound >= solver.claimeven_floor, "{w}x{h} k={k}: {bound} below the floor");
             checked[(bound.signum() + 1).min(2) as usize] += 1;
             if h % 2 == 1 && bound <= 0 {
@@ -96,6 +107,7 @@ fn the_claimeven_bound_never_undercuts_the_score() {
     }
     assert!(proved_on_odd_heights > 10, "{proved_on_odd_heights}");
     assert!(proved_past_a_line > 10, "{proved_past_a_line}");
+    assert!(proved_sooner > 10, "{proved_sooner}");
     // The bound proved something (a draw at best, or a loss) in many positions.
     assert!(checked[0] > 10 && checked[1] > 20, "{checked:?}");
 }
