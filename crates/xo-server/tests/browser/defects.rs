@@ -112,7 +112,10 @@ async fn page_defects_stay_fixed() {
     })
     .await;
     click(&c, "#stop").await;
-    wait_for(&c, "stopped", READ_BOARD, |v| v["status"] == "unknown").await;
+    wait_for(&c, "stopped, the columns shown", READ_BOARD, |v| {
+        v["status"] == "unknown" && v["moves"].as_array().is_some_and(|m| m.len() == 7)
+    })
+    .await;
     assert!(text("error").await.contains("Stopped"), "{}", text("error").await);
     c.find(Locator::Css("#board .mv")).await.unwrap().click().await.unwrap();
     wait_for(&c, "the move's search", READ_BOARD, |v| v["status"] == "loading").await;

@@ -77,7 +77,12 @@ async fn over_budget_replies_are_the_look_ahead_and_said_so() {
     let driver = start_driver();
     let c = connect(&driver).await;
     open(&c, &origin, "game=connect4&mode=ai&side=first").await;
-    wait_for(&c, "connect4 over budget", READ_BOARD, |v| v["status"] == "unknown").await;
+    // The over-budget answer can come before the list of legal moves: wait for both (the board
+    // shows the columns once the list is in).
+    wait_for(&c, "connect4 over budget, its columns shown", READ_BOARD, |v| {
+        v["status"] == "unknown" && v["moves"].as_array().is_some_and(|m| m.len() == 7)
+    })
+    .await;
     click(&c, r#"#board .cols .mv[data-move="4"]"#).await;
     let after = "......................................X...";
     let want = core_ask(
