@@ -209,6 +209,37 @@ fn solve_stops_at_its_budget() {
 }
 
 #[test]
+fn a_stopped_score_tells_the_value_it_proved() {
+    // The empty 6x4 board, a loss on the last stone (score -1): its searches prove "no win",
+    // then "a loss", before the score; a budget between the two stops with the value told.
+    let mut told = 0;
+    for nodes in (8_192..400_000).step_by(4_096) {
+        let n = nodes.to_string();
+        let args = ["solve", "connect:6,4,4", "--no-moves", "--threads", "1", "--json"];
+        let out = xo(&[&args[..], &["--max-nodes", &n]].concat());
+        if out.status.code() == Some(0) {
+            break;
+        }
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{n}: {err}");
+        let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        let proven = &j["stopped"]["proven"];
+        if !proven.is_null() {
+            assert!(proven["at_least"].as_i64() <= Some(-1), "{j}");
+            assert!(proven["at_most"].as_i64() >= Some(-1), "{j}");
+        }
+        if j["value"] != "unknown" {
+            assert_eq!(j["value"], "loss", "{n}: {j}");
+            assert!(j.get("remoteness").is_none() && j.get("score").is_none(), "{j}");
+            assert!(err.contains("proven: a loss for the player to move"), "{n}: {err}");
+            assert!(err.contains("raise it with --max-nodes"), "{n}: {err}");
+            told += 1;
+        }
+    }
+    assert!(told >= 1, "no budget stopped between the value and the score");
+}
+
+#[test]
 fn solve_reads_rules_files() {
     let dir = std::env::temp_dir().join(format!("xo-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

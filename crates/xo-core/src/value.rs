@@ -108,3 +108,54 @@ pub fn preference(value: Value, remoteness: Option<u32>) -> (Value, i64) {
         Value::Draw | Value::Loss => (value, r),
     }
 }
+
+/// What a score search had proven when its budget ran out: the score (Pascal Pons' convention,
+/// for the player to move: positive a win, the sooner the larger; 0 a draw) lies in
+/// `at_least..=at_most`. Enough, when both ends have one sign, to tell the value.
+///
+/// ```
+/// use xo_core::value::{ScoreBounds, Value};
+/// let b = ScoreBounds { at_least: 1, at_most: 4 };
+/// assert_eq!(b.value(), Some(Value::Win));
+/// assert_eq!(b.to_string(), "a win for the player to move, score 1 to 4");
+/// let b = ScoreBounds { at_least: -3, at_most: 0 };
+/// assert_eq!(b.value(), None);
+/// assert_eq!(b.to_string(), "at best a draw for the player to move, score -3 to 0");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct ScoreBounds {
+    /// The least the score can be.
+    pub at_least: i32,
+    /// The most the score can be.
+    pub at_most: i32,
+}
+
+impl ScoreBounds {
+    /// The value, when the bounds tell it.
+    pub fn value(&self) -> Option<Value> {
+        if self.at_least >= 1 {
+            Some(Value::Win)
+        } else if self.at_most <= -1 {
+            Some(Value::Loss)
+        } else if self.at_least == 0 && self.at_most == 0 {
+            Some(Value::Draw)
+        } else {
+            None
+        }
+    }
+}
+
+impl std::fmt::Display for ScoreBounds {
+    /// The bounds in words, for the player to move.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let what = match self.value() {
+            Some(Value::Win) => "a win",
+            Some(Value::Loss) => "a loss",
+            Some(Value::Draw) => "a draw",
+            None if self.at_least == 0 => "at least a draw",
+            None if self.at_most == 0 => "at best a draw",
+            None => "a score",
+        };
+        write!(f, "{what} for the player to move, score {} to {}", self.at_least, self.at_most)
+    }
+}

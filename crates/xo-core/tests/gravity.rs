@@ -555,3 +555,53 @@ fn tables_kept_between_queries_change_no_answer() {
     }
     assert!(nodes[1] < nodes[0], "positions by pass: {nodes:?}");
 }
+
+/// What a score search had proven when its node budget stopped it always holds the exact score
+/// (one thread and two, value and score queries), and it often tells the value already.
+#[test]
+fn bounds_proven_before_a_stop_hold_the_score() {
+    let mut rng = StdRng::seed_from_u64(0xB0_0D5);
+    let (mut narrowed, mut told_value) = (0, 0);
+    for (game, threads) in [("connect:6,5,4", 1), ("connect:7,4,4", 2), ("connect:5,5,4", 1)] {
+        let rules = parse_game(game).unwrap();
+        let board = GravityBoard::<u64>::for_rules(&rules).unwrap();
+        for _ in 0..6 {
+            let stones = rng.random_range(0..=4);
+            let pos = board.from_position(&random_position(&rules, &mut rng, stones)).unwrap();
+            let exact = GravitySolver::new(&board, 1 << 20).score(&pos, &Meter::default()).unwrap();
+            for nodes in [5_000, 20_000, 60_000, 200_000, 600_000] {
+                for value_only in [false, true] {
+                    let mut solver = GravitySolver::new(&board, 1 << 20);
+                    solver.set_threads(threads);
+                    let meter = Meter::new(Budget::default().with_max_nodes(nodes));
+                    let found = if value_only {
+                        solver.value(&pos, &meter).map(|v| v.as_i8() as i32)
+                    } else {
+                        solver.score(&pos, &meter)
+                    };
+                    let b = solver.proven_score();
+                    let what = format!("{game} {pos:?} {nodes} nodes, value only: {value_only}");
+                    assert!(b.at_least <= exact && exact <= b.at_most, "{what}: {b:?}, {exact}");
+                    match found {
+                        Ok(score) if value_only => assert_eq!(score, exact.signum(), "{what}"),
+                        Ok(score) => {
+                            assert_eq!(score, exact, "{what}");
+                            assert_eq!((b.at_least, b.at_most), (exact, exact), "{what}");
+                        }
+                        Err(_) => {
+                            narrowed += usize::from(b.at_least > -(board.cells() as i32) / 2);
+                            if let Some(v) = b.value() {
+                                assert_eq!(v.as_i8() as i32, exact.signum(), "{what}");
+                                told_value += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        narrowed >= 5 && told_value >= 3,
+        "{narrowed} stops narrowed, {told_value} told the value"
+    );
+}

@@ -263,3 +263,44 @@ fn a_gravity_strip_of_64_cells_is_played() {
     let short = Rules::from_toml("width = 6\ngravity = true\nmarks = \"own\"\nk = 2\n").unwrap();
     assert_eq!(r.value, Some(plain_score(&short, &short.start()).value));
 }
+
+#[test]
+fn a_stopped_gravity_score_tells_the_value_it_proved() {
+    // The empty 6x4 board: a loss for the first player on the last stone (score -1). Its
+    // searches prove "no win" ([0, 1]) and "a loss" ([-1, 0]) before the score itself.
+    let q = Query::parse("connect:6,4,4", None, Question::Score).unwrap();
+    let (mut told, mut untold) = (0, 0);
+    let mut nodes = 4_000u64;
+    while nodes < 50_000_000 {
+        match answer(&q, &Meter::new(Budget::default().with_max_nodes(nodes))) {
+            Ok(Answer::Solve(r)) => {
+                assert_eq!((r.value, r.score), (Some(Value::Loss), Some(-1)), "{nodes} nodes");
+                break;
+            }
+            Ok(other) => panic!("not a solve report: {other:?}"),
+            Err(stop) => {
+                let report = match q.unanswered(&stop) {
+                    Answer::Solve(r) => r,
+                    other => panic!("not a solve report: {other:?}"),
+                };
+                let bounds = stop.proven;
+                assert!(bounds.is_none_or(|b| b.at_least <= -1 && -1 <= b.at_most), "{stop}");
+                assert_eq!(report.value, bounds.and_then(|b| b.value()), "{stop}");
+                assert_eq!(report.remoteness, None);
+                match report.value {
+                    Some(v) => {
+                        assert_eq!(v, Value::Loss, "{stop}");
+                        assert!(stop.to_string().contains("proven: a loss"), "{stop}");
+                        let json = serde_json::to_value(&report).unwrap();
+                        assert_eq!(json["value"], "loss");
+                        assert_eq!(json["stopped"]["proven"]["at_most"], -1);
+                        told += 1;
+                    }
+                    None => untold += 1,
+                }
+            }
+        }
+        nodes = nodes * 5 / 4;
+    }
+    assert!(told >= 1 && untold >= 1, "{told} stops told the value, {untold} did not");
+}

@@ -137,12 +137,32 @@ pub struct Stopped {
     pub elapsed_ms: u64,
     /// How far the job got, in words (empty when there is nothing more to say).
     pub reached: String,
+    /// What a gravity game's score or value search had proven of the score by then, when that
+    /// tells something of the value (at least or at most a draw).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proven: Option<crate::value::ScoreBounds>,
 }
 
 impl Stopped {
     /// The same stop, with what the engine reached in words.
     pub fn reaching(mut self, reached: impl Into<String>) -> Stopped {
         self.reached = reached.into();
+        self
+    }
+
+    /// The same stop, with the bounds a score search had proven on the score.
+    ///
+    /// ```
+    /// use xo_core::budget::{Budget, Meter};
+    /// use xo_core::value::ScoreBounds;
+    /// let stopped = Meter::new(Budget::default().with_max_nodes(10)).tick(11).unwrap_err();
+    /// let stopped = stopped.proving(ScoreBounds { at_least: 1, at_most: 4 });
+    /// assert!(stopped.to_string().ends_with(
+    ///     "proven: a win for the player to move, score 1 to 4; the exact score is unknown"
+    /// ));
+    /// ```
+    pub fn proving(mut self, bounds: crate::value::ScoreBounds) -> Stopped {
+        self.proven = Some(bounds);
         self
     }
 }
@@ -168,7 +188,13 @@ impl fmt::Display for Stopped {
         if !self.reached.is_empty() {
             write!(f, ", {}", self.reached)?;
         }
-        write!(f, "; the value is unknown")
+        match self.proven {
+            Some(bounds) if bounds.value().is_some() => {
+                write!(f, ", proven: {bounds}; the exact score is unknown")
+            }
+            Some(bounds) => write!(f, ", proven: {bounds}; the value is unknown"),
+            None => write!(f, "; the value is unknown"),
+        }
     }
 }
 

@@ -316,6 +316,7 @@ impl Meter {
             nodes: self.nodes(),
             elapsed_ms: u64::try_from(self.inner.started.elapsed().as_millis()).unwrap_or(u64::MAX),
             reached: String::new(),
+            proven: None,
         }
     }
 }

@@ -152,6 +152,8 @@ impl Query {
         match self.question() {
             Question::Value | Question::Score | Question::Analysis { .. } => {
                 let mut report = self.solve_report();
+                // A score search may have proved the value before its budget ran out.
+                report.value = stop.proven.and_then(|bounds| bounds.value());
                 report.reason = reason;
                 report.stopped = stopped;
                 Answer::Solve(report)

@@ -213,11 +213,12 @@ fn gravity<B: crate::games::gravity::Bits>(
         solver.set_book(book.clone());
     }
     if value_only {
-        report.value = Some(solver.value(bits, meter)?);
+        let value = solver.value(bits, meter);
+        report.value = Some(value.map_err(|stop| with_proven(stop, &solver))?);
         return Ok(());
     }
     if score_only {
-        let scored = solver.scored(bits, meter)?;
+        let scored = solver.scored(bits, meter).map_err(|stop| with_proven(stop, &solver))?;
         (report.value, report.remoteness) = (Some(scored.value), Some(scored.remoteness));
         return Ok(());
     }
@@ -242,6 +243,20 @@ fn gravity<B: crate::games::gravity::Bits>(
         .collect();
     report.moves = Some(keep(moves, winning_only));
     Ok(())
+}
+
+/// A gravity score or value search's stop, with what its finished searches proved of the score
+/// when that tells something of the value (at least or at most a draw).
+fn with_proven<B: crate::games::gravity::Bits>(
+    stop: Stopped,
+    solver: &crate::solve::gravity::GravitySolver<B>,
+) -> Stopped {
+    let bounds = solver.proven_score();
+    if bounds.at_least >= 0 || bounds.at_most <= 0 {
+        stop.proving(bounds)
+    } else {
+        stop
+    }
 }
 
 fn lol_components(

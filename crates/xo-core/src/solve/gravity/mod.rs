@@ -170,6 +170,9 @@ pub struct GravitySolver<B: Bits = u64> {
     reuse_table: bool,
     /// Positions a query on several threads searches alone before starting its helpers.
     alone_nodes: u64,
+    /// The range the last score or value query had narrowed its score to (both ends the score
+    /// once found; what was proven when a budget stopped it).
+    proven: (i32, i32),
 }
 
 impl<B: Bits> GravitySolver<B> {
@@ -224,6 +227,7 @@ impl<B: Bits> GravitySolver<B> {
             threads: 1,
             reuse_table: false,
             alone_nodes: 1 << 16,
+            proven: (-n, n),
         }
     }
 
@@ -279,6 +283,28 @@ impl<B: Bits> GravitySolver<B> {
     /// Positions visited by the last query.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// What the last score or value query proved of its score ([`GravitySolver::score`],
+    /// [`GravitySolver::scored`], [`GravitySolver::value`]): the exact score at both ends once
+    /// found, and, when a budget stopped it, the range its finished searches had narrowed the
+    /// score to (each is a proof: the range holds the score).
+    ///
+    /// ```
+    /// use xo_core::budget::{Budget, Meter};
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::solve::gravity::GravitySolver;
+    /// let b = GravityBoard::new(6, 5, 4).unwrap();
+    /// let mut solver = GravitySolver::new(&b, 1 << 20);
+    /// let meter = Meter::new(Budget::default().with_max_nodes(1_000));
+    /// assert!(solver.score(&b.start(), &meter).is_err());
+    /// let bounds = solver.proven_score();
+    /// assert!(bounds.at_least <= 0 && 0 <= bounds.at_most); // 6x5 is a draw
+    /// assert_eq!(solver.score(&b.start(), &Meter::default()), Ok(0));
+    /// assert_eq!((solver.proven_score().at_least, solver.proven_score().at_most), (0, 0));
+    /// ```
+    pub fn proven_score(&self) -> crate::value::ScoreBounds {
+        crate::value::ScoreBounds { at_least: self.proven.0, at_most: self.proven.1 }
     }
 
     fn begin(&mut self, meter: &Meter) -> Search<()> {

@@ -33,16 +33,20 @@ struct SharedRange {
     /// By thread: the window `[k, k + 1]` it is searching and the meter that stops that search
     /// (once another thread's finding answers its question).
     probes: Vec<Mutex<Option<(i32, Meter)>>>,
+    /// What the threads' finished probes proved of the (unclamped) score: at least, at most.
+    proven: (AtomicI32, AtomicI32),
 }
 
 impl SharedRange {
-    /// Narrows the range by a probe's finding `r` at `[k, k + 1]`, and stops every probe the
-    /// new range has answered.
+    /// Narrows the range by a probe's finding `r` at `[k, k + 1]` (and keeps what it proved of
+    /// the score), and stops every probe the new range has answered.
     fn learn(&self, k: i32, r: i32) {
         if r <= k {
             self.max.fetch_min(r, Relaxed);
+            self.proven.1.fetch_min(r, Relaxed);
         } else {
             self.min.fetch_max(r, Relaxed);
+            self.proven.0.fetch_max(r, Relaxed);
         }
         for slot in &self.probes {
             if let Some((k, probe)) = &*lock(slot) {
@@ -144,6 +148,7 @@ impl<B: Bits> GravitySolver<B> {
             threads: 1,
             reuse_table: false,
             alone_nodes: self.alone_nodes,
+            proven: self.proven,
         }
     }
 
@@ -161,6 +166,7 @@ impl<B: Bits> GravitySolver<B> {
             min: AtomicI32::new(min),
             max: AtomicI32::new(max),
             probes: (0..threads).map(|_| Mutex::new(None)).collect(),
+            proven: (AtomicI32::new(self.proven.0), AtomicI32::new(self.proven.1)),
         };
         let mut helpers: Vec<GravitySolver<B>> = (1..threads).map(|_| self.helper()).collect();
         // Helpers spend the job's meter (their positions count against its one node budget),
@@ -182,6 +188,8 @@ impl<B: Bits> GravitySolver<B> {
             self.nodes += helper.nodes;
             helper.ticker.flush(&helpers_meter);
         }
+        // What every thread's finished probes proved.
+        self.proven = (range.proven.0.load(Relaxed), range.proven.1.load(Relaxed));
         score
     }
 

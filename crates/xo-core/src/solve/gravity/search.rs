@@ -26,6 +26,7 @@ impl<B: Bits> GravitySolver<B> {
             if self.ticker.is_stopped() {
                 return 0;
             }
+            self.record_probe(med, r);
             if r <= med {
                 max = r;
             } else {
@@ -33,6 +34,27 @@ impl<B: Bits> GravitySolver<B> {
             }
         }
         min
+    }
+
+    /// Keeps what a probe of `[med, med + 1]` that returned `r` proved of the score (its
+    /// contract: at most `r` when `r <= med`, at least `r` otherwise), for
+    /// [`GravitySolver::proven_score`].
+    fn record_probe(&mut self, med: i32, r: i32) {
+        if r <= med {
+            self.proven.1 = self.proven.1.min(r);
+        } else {
+            self.proven.0 = self.proven.0.max(r);
+        }
+    }
+
+    /// Starts [`GravitySolver::proven_score`] for a query of `pos`: the score's whole range, or
+    /// the score itself when it needs no search.
+    fn start_proving(&mut self, pos: &GravityPosition<B>) {
+        let n = self.board.cells() as i32;
+        self.proven = match self.range(pos, -n, n) {
+            Ok(score) => (score, score),
+            Err(range) => range,
+        };
     }
 
     /// Scores beyond this either way are quick wins or losses ([`probe_point`]): about a quarter
@@ -334,6 +356,7 @@ impl<B: Bits> GravitySolver<B> {
         lo: i32,
         hi: i32,
     ) -> i32 {
+        self.start_proving(pos);
         match self.range(pos, lo, hi) {
             Ok(score) => score,
             Err((min, max)) => self.narrow(pos, meter, min, max),
@@ -349,6 +372,7 @@ impl<B: Bits> GravitySolver<B> {
         lo: i32,
         hi: i32,
     ) -> i32 {
+        self.start_proving(pos);
         match self.range(pos, lo, hi) {
             Ok(score) => score,
             Err((min, max)) if self.parallel() && self.alone_nodes == 0 => {
