@@ -47,14 +47,22 @@ impl<B: Bits> GravitySolver<B> {
         }
     }
 
-    /// Starts [`GravitySolver::proven_score`] for a query of `pos`: the score's whole range, or
-    /// the score itself when it needs no search.
-    fn start_proving(&mut self, pos: &GravityPosition<B>) {
+    /// [`GravitySolver::range`] clamped to `[lo, hi]` (a range that holds 0), having started
+    /// [`GravitySolver::proven_score`] from the unclamped one: the score's whole range, or the
+    /// score itself when it needs no search.
+    fn start_proving(
+        &mut self,
+        pos: &GravityPosition<B>,
+        lo: i32,
+        hi: i32,
+    ) -> Result<i32, (i32, i32)> {
         let n = self.board.cells() as i32;
-        self.proven = match self.range(pos, -n, n) {
+        let whole = self.range(pos, -n, n);
+        self.proven = match whole {
             Ok(score) => (score, score),
             Err(range) => range,
         };
+        whole.map(|score| score.clamp(lo, hi)).map_err(|(min, max)| (min.max(lo), max.min(hi)))
     }
 
     /// Scores beyond this either way are quick wins or losses ([`probe_point`]): about a quarter
@@ -356,8 +364,7 @@ impl<B: Bits> GravitySolver<B> {
         lo: i32,
         hi: i32,
     ) -> i32 {
-        self.start_proving(pos);
-        match self.range(pos, lo, hi) {
+        match self.start_proving(pos, lo, hi) {
             Ok(score) => score,
             Err((min, max)) => self.narrow(pos, meter, min, max),
         }
@@ -372,8 +379,7 @@ impl<B: Bits> GravitySolver<B> {
         lo: i32,
         hi: i32,
     ) -> i32 {
-        self.start_proving(pos);
-        match self.range(pos, lo, hi) {
+        match self.start_proving(pos, lo, hi) {
             Ok(score) => score,
             Err((min, max)) if self.parallel() && self.alone_nodes == 0 => {
                 self.narrow_together(pos, meter, min, max)
