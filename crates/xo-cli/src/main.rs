@@ -318,6 +318,9 @@ fn exit_for(err: &anyhow::Error) -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
+    // The Grundy engine's kernel cap (for timing a weaker kernel): a value naming no kernel is
+    // bad input, not silently ignored.
+    xo_core::solve::grundy::PassKernel::cap_from_env().map_err(anyhow::Error::msg)?;
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let query = |at: PositionArgs, question, budget: &BudgetArgs| -> Result<Job> {

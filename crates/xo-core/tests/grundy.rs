@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 use xo_core::budget::{Budget, Limit, Meter};
 use xo_core::games::octal::OctalGame;
 use xo_core::solve::grundy::{
-    analyse_sum, filtered_pass_available, filtered_pass_unavailable_reason, find_period,
-    nim_sequence, nim_sequence_plain, Method, NimSequence, Periodicity, Summary,
+    analyse_sum, find_period, nim_sequence, nim_sequence_plain, pass_kernel, Method, NimSequence,
+    PassKernel, Periodicity, Summary,
 };
 use xo_core::Value;
 
@@ -71,7 +71,10 @@ fn methods_agree_with_plain_on_named_games() {
         for method in [
             Method::Auto,
             Method::Filtered,
-            Method::FilteredScalar,
+            Method::FilteredOn(PassKernel::Scalar),
+            Method::FilteredOn(PassKernel::Avx2),
+            Method::FilteredOn(PassKernel::Neon),
+            Method::FilteredOn(PassKernel::Avx512),
             Method::Bitset,
             Method::Sparse { review_from: 8, force: true },
             Method::Sparse { review_from: 100, force: false },
@@ -103,29 +106,38 @@ fn candidate_testing_on_two_threads_matches_bitset() {
     assert!(stats.candidates_rejected > 0);
 }
 
-/// Says, in the test output, when the AVX-512 kernel's half of a test was skipped, and why.
-fn report_avx512(test: &str) {
-    if let Some(why) = filtered_pass_unavailable_reason() {
-        eprintln!("note: {test}: AVX-512 half skipped ({why}); the scalar kernel was tested");
+/// Says, in the test output, which vector kernels of the filtered pass were skipped, and why.
+fn report_kernels(test: &str) {
+    for k in PassKernel::ALL {
+        if let Some(why) = k.unavailable_reason() {
+            eprintln!("note: {test}: the {k} kernel skipped ({why})");
+        }
     }
 }
 
-/// The AVX-512 kernel's tests may skip only where nobody demands them: `.ci/run` sets
-/// `XO_REQUIRE_AVX512=1` on a CPU with the kernel's features (from `/proc/cpuinfo`), and there a
-/// kernel that cannot run (a detection or build fault) fails this test instead of skipping.
+/// A vector kernel's tests may skip only where nobody demands them: `.ci/run` sets
+/// `XO_REQUIRE_AVX512=1` on a CPU with the AVX-512 kernel's features (from `/proc/cpuinfo`) and
+/// `XO_REQUIRE_AVX2=1` on one with AVX2, and `scripts/cross.sh` sets `XO_REQUIRE_NEON=1` for its
+/// run under qemu-aarch64; there a kernel that cannot run (a detection or build fault) fails this
+/// test instead of skipping.
 #[test]
-fn avx512_kernel_runs_where_required() {
-    let required = std::env::var("XO_REQUIRE_AVX512").is_ok_and(|v| !v.is_empty() && v != "0");
-    match filtered_pass_unavailable_reason() {
-        None => eprintln!("note: the AVX-512 kernel runs here; its tests check it"),
-        Some(why) if required => {
-            panic!("XO_REQUIRE_AVX512 is set, but the AVX-512 kernel cannot run: {why}")
+fn vector_kernels_run_where_required() {
+    for k in [PassKernel::Avx512, PassKernel::Avx2, PassKernel::Neon] {
+        let var = format!("XO_REQUIRE_{}", k.name().to_uppercase());
+        let required = std::env::var(&var).is_ok_and(|v| !v.is_empty() && v != "0");
+        match k.unavailable_reason() {
+            None => eprintln!("note: the {k} kernel runs here; its tests check it"),
+            Some(why) if required => panic!("{var} is set, but the {k} kernel cannot run: {why}"),
+            Some(why) => {
+                eprintln!("note: {k} kernel tests SKIPPED ({why}); {var}=1 makes this a failure")
+            }
         }
-        Some(why) => eprintln!(
-            "note: AVX-512 kernel tests SKIPPED ({why}); only the scalar kernel was tested \
-             (XO_REQUIRE_AVX512=1 makes this a failure)"
-        ),
     }
+}
+
+/// Every kernel the CPU has, the scalar one included.
+fn every_kernel() -> Vec<PassKernel> {
+    PassKernel::available()
 }
 
 #[test]
@@ -143,26 +155,28 @@ fn filtered_pass_on_threads_matches_bitset() {
         }
         assert_eq!(filtered.values(), bitset.extend_to(n, &Meter::unlimited()).unwrap(), "{code}");
         let stats = filtered.stats();
-        if filtered_pass_available() {
+        if pass_kernel().is_some() {
             assert!(stats.filtered_heaps > 10_000, "{code}: {stats:?}");
         } else {
             assert_eq!(stats.filtered_heaps, 0);
         }
-        // The same passes with the scalar kernel, on any CPU.
-        let mut scalar = NimSequence::with_method(g.clone(), Method::FilteredScalar);
-        for upto in [5000, 5001, 9000, n] {
-            scalar.extend_to(upto, &Meter::unlimited()).unwrap();
-        }
-        assert_eq!(scalar.values(), filtered.values(), "{code}");
-        let scalar_stats = scalar.stats();
-        assert!(scalar_stats.filtered_heaps > 10_000, "{code}: {scalar_stats:?}");
-        if filtered_pass_available() {
-            // The same heaps filtered (which worker took which heaps, and so the guesses and
-            // passes, depends on timing).
-            assert_eq!(scalar_stats.filtered_heaps, stats.filtered_heaps, "{code}");
+        // The same passes with each kernel the CPU has.
+        for kernel in every_kernel() {
+            let mut on = NimSequence::with_method(g.clone(), Method::FilteredOn(kernel));
+            for upto in [5000, 5001, 9000, n] {
+                on.extend_to(upto, &Meter::unlimited()).unwrap();
+            }
+            assert_eq!(on.values(), filtered.values(), "{code} {kernel}");
+            let on_stats = on.stats();
+            assert!(on_stats.filtered_heaps > 10_000, "{code} {kernel}: {on_stats:?}");
+            if pass_kernel().is_some() {
+                // The same heaps filtered (which worker took which heaps, and so the guesses
+                // and passes, depends on timing).
+                assert_eq!(on_stats.filtered_heaps, stats.filtered_heaps, "{code} {kernel}");
+            }
         }
     }
-    report_avx512("filtered_pass_on_threads_matches_bitset");
+    report_kernels("filtered_pass_on_threads_matches_bitset");
 }
 
 #[test]
@@ -205,8 +219,10 @@ proptest! {
         let plain_long = nim_sequence_plain(&g, long);
         let mut filtered = NimSequence::with_method(g.clone(), Method::Filtered);
         prop_assert_eq!(filtered.extend_to(long, &Meter::unlimited()).unwrap(), &plain_long[..]);
-        let mut scalar = NimSequence::with_method(g.clone(), Method::FilteredScalar);
-        prop_assert_eq!(scalar.extend_to(long, &Meter::unlimited()).unwrap(), &plain_long[..]);
+        for kernel in every_kernel() {
+            let mut on = NimSequence::with_method(g.clone(), Method::FilteredOn(kernel));
+            prop_assert_eq!(on.extend_to(long, &Meter::unlimited()).unwrap(), &plain_long[..]);
+        }
         prop_assert_eq!(&nim_sequence(&g, n, &Meter::unlimited()).unwrap(), &plain);
         // A reported period holds on three times the data.
         if let Some(p) = find_period(&g, &plain) {
@@ -361,7 +377,7 @@ fn a_memory_budget_too_small_stops_extend_to_before_allocating() {
 
 #[test]
 fn the_worker_threads_stop_promptly_when_the_meter_does() {
-    // From 2^12 heaps the filtered pass runs on worker threads (where the CPU has AVX-512; the
+    // From 2^12 heaps the filtered pass runs on worker threads (where the CPU has a vector kernel;
     // other methods elsewhere): a timeout, and a cancel from another thread, stop them within
     // milliseconds of work.
     let g = OctalGame::dot007();

@@ -1,5 +1,5 @@
 //! The fast engine behind [`NimSequence`](super::NimSequence): the filtered pass (see
-//! [`filter`](super::filter)) on CPUs with AVX-512, candidate testing (see [`scan`](super::scan))
+//! [`filter`](super::filter)) on CPUs with a vector kernel for it (AVX-512, AVX2, NEON), candidate testing (see [`scan`](super::scan))
 //! or a bitset mex over every option elsewhere, and the sparse-space method
 //! (Berlekamp; Gangolli & Plambeck; Flammenkamp) once the data show a mask under which few heaps
 //! are "rare".
@@ -94,11 +94,11 @@ impl Engine {
             Method::Bitset
             | Method::Candidates { .. }
             | Method::Filtered
-            | Method::FilteredScalar => usize::MAX,
+            | Method::FilteredOn(_) => usize::MAX,
             Method::Sparse { review_from, .. } => review_from.max(2),
         };
         let (mirror, prefix) = match method {
-            Method::Auto | Method::Filtered | Method::FilteredScalar if rules.max_parts() == 2 => {
+            Method::Auto | Method::Filtered | Method::FilteredOn(_) if rules.max_parts() == 2 => {
                 (Some(Mirror::default()), 0)
             }
             Method::Candidates { prefix } if rules.max_parts() == 2 => {
@@ -115,8 +115,8 @@ impl Engine {
         let bits = 6;
         let kernel = match method {
             _ if rules.max_parts() != 2 => None,
-            Method::Auto | Method::Filtered => Kernel::avx512(),
-            Method::FilteredScalar => Some(Kernel::Scalar),
+            Method::Auto | Method::Filtered => Kernel::vector(),
+            Method::FilteredOn(which) => Some(Kernel::at_most(which)),
             _ => None,
         };
         // The one thread policy's default (every core this process may use), as the engine's

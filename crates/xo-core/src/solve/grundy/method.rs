@@ -1,6 +1,8 @@
 //! The choice of how a [`NimSequence`](super::NimSequence) computes its values, and what the
 //! computing cost (counters for reports and benchmarks).
 
+use super::PassKernel;
+
 /// How [`NimSequence`](super::NimSequence) computes values. Every method gives the same values;
 /// they differ in speed only.
 ///
@@ -17,18 +19,20 @@
 pub enum Method {
     /// The sparse-space method where the data show it pays. Elsewhere, for games whose moves
     /// leave at most two heaps and while values stay below 2^12, the filtered pass where the CPU
-    /// has AVX-512 (on every core that helps); below 2^15, candidate testing where probes show it
+    /// has a vector kernel for it (AVX-512, AVX2 or NEON: [`PassKernel::best`]) on every core
+    /// that helps; below 2^15, candidate testing where probes show it
     /// costs less than scattering every split (into a table read forward from a `u16` mirror),
     /// and that scatter otherwise; the bitset mex in the remaining cases.
     Auto,
     /// The filtered pass for every heap it can value (moves leaving at most two heaps, values
-    /// below 2^12, a CPU with AVX-512), on every core that helps; [`Method::Auto`] without the
+    /// below 2^12, a CPU with a vector kernel), on every core that helps; [`Method::Auto`] without the
     /// sparse space for the others.
     Filtered,
-    /// [`Method::Filtered`] with the scalar kernel, on any CPU: the same passes, work counters
-    /// included, several times slower than the AVX-512 kernel (and than [`Method::Auto`] without
-    /// it). For testing the filtered pass where AVX-512 is missing, and against it where not.
-    FilteredScalar,
+    /// [`Method::Filtered`] with the kernel given where the CPU has it (else the fastest weaker
+    /// one it has, the scalar one at worst), on any CPU: the same passes, work counters
+    /// included. For testing and timing each kernel on one machine; the scalar kernel is
+    /// several times slower than the vector ones (and than [`Method::Auto`] without them).
+    FilteredOn(PassKernel),
     /// Candidate testing for every heap (no sparse space): scatter `prefix` splits of each
     /// splitting move, spread evenly, then test the least unseen value against all the splits with
     /// a vectorised scan. Falls back to the bitset mex for three-heap moves and values of 2^15 or

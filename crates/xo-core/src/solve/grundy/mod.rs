@@ -6,7 +6,7 @@
 //!
 //! - [`nim_sequence_plain`]: the definition, quadratic; the reference for tests.
 //! - [`NimSequence`]: the fast incremental engine (a vectorised filtered pass over all splits on
-//!   every core that helps, candidate testing or a bitset mex, plus the sparse-space method).
+//!   every core that helps, by the kernel the CPU offers ([`PassKernel`]), candidate testing or a bitset mex, plus the sparse-space method).
 //! - [`find_period`]: periods proven by the Guy-Smith periodicity theorem.
 //! - [`Summary`]: largest value and the rare/common split of a sequence.
 //! - [`analyse_sum`]: the nim-sum of several heaps and every winning move.
@@ -23,6 +23,7 @@ mod scan;
 mod sum;
 
 pub use analysis::{find_period, Periodicity, Summary};
+pub use kernel::PassKernel;
 pub use mask::SparseMask;
 pub use method::{EngineStats, Method};
 pub use plain::nim_sequence_plain;
@@ -31,6 +32,7 @@ pub use sum::{analyse_sum, SumAnalysis, SumError, SumMove};
 use crate::budget::{Meter, Stopped};
 use crate::games::octal::{OctalGame, OctalMoves};
 use engine::Engine;
+use kernel::Kernel;
 
 /// A Grundy value. Octal games studied so far stay far below 2^16 for the heaps one can compute.
 pub type Grundy = u32;
@@ -52,26 +54,18 @@ pub fn max_heap(game: &OctalGame) -> usize {
     }
 }
 
-/// Whether this CPU runs the filtered pass (it needs AVX-512), the fastest method for games whose
-/// moves leave at most two heaps.
+/// The kernel of the filtered pass that the default method uses on this CPU ([`PassKernel::best`]:
+/// AVX-512, AVX2 or NEON), or `None` where there is no vector kernel (or `XO_GRUNDY_KERNEL=scalar`
+/// says not to use one); the engine then values heaps by candidate testing and the bitset mex.
 ///
 /// ```
-/// use xo_core::solve::grundy::filtered_pass_available;
-/// let _ = filtered_pass_available(); // true on x86_64 CPUs with AVX-512 BW, VBMI, VBMI2, BITALG
+/// use xo_core::solve::grundy::{pass_kernel, PassKernel};
+/// if let Some(k) = pass_kernel() {
+///     assert!(k.is_available() && k != PassKernel::Scalar);
+/// }
 /// ```
-pub fn filtered_pass_available() -> bool {
-    kernel::available()
-}
-
-/// Why this CPU cannot run the filtered pass's AVX-512 kernel (the instructions it lacks), or
-/// `None` when it can ([`filtered_pass_available`]). Tests print it when they skip that kernel.
-///
-/// ```
-/// use xo_core::solve::grundy::{filtered_pass_available, filtered_pass_unavailable_reason};
-/// assert_eq!(filtered_pass_unavailable_reason().is_none(), filtered_pass_available());
-/// ```
-pub fn filtered_pass_unavailable_reason() -> Option<String> {
-    kernel::unavailable_reason()
+pub fn pass_kernel() -> Option<PassKernel> {
+    Kernel::vector().map(Kernel::name)
 }
 
 /// The nim-sequence of `game` for heaps `0..=upto`, by the fastest engine available, within

@@ -3,21 +3,24 @@
 
 use super::*;
 use crate::games::octal::OctalGame;
-use crate::solve::grundy::kernel::unavailable_reason;
+use crate::solve::grundy::PassKernel;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-/// The kernels every test runs on: the scalar one always, the AVX-512 one where the CPU has
-/// it; where it does not, a line in the test output says that half was skipped, and why.
+/// The kernels every test runs on: the scalar one always, and every vector kernel the CPU has;
+/// a line in the test output names each one skipped, and why.
 fn kernels(test: &str) -> Vec<Kernel> {
-    match Kernel::avx512() {
-        Some(avx512) => vec![Kernel::Scalar, avx512],
-        None => {
-            let why = unavailable_reason().unwrap_or_default();
-            eprintln!("note: {test}: AVX-512 half skipped ({why}); scalar kernel only");
-            vec![Kernel::Scalar]
+    let mut kernels = vec![Kernel::Scalar];
+    for which in PassKernel::ALL.into_iter().filter(|&k| k != PassKernel::Scalar) {
+        match Kernel::of(which) {
+            Some(kernel) => kernels.push(kernel),
+            None => {
+                let why = which.unavailable_reason().unwrap_or_default();
+                eprintln!("note: {test}: the {which} kernel skipped ({why})");
+            }
         }
     }
+    kernels
 }
 
 /// The work counters of a scratch space.
@@ -26,16 +29,20 @@ fn counters(s: &Scratch) -> [u64; 4] {
 }
 
 #[test]
-fn avx512_kernel_available_or_reported() {
-    match (Kernel::avx512(), unavailable_reason()) {
-        (Some(_), None) => eprintln!("note: the AVX-512 kernel runs here; tests check both"),
-        (None, Some(why)) => {
-            eprintln!("note: AVX-512 kernel tests skipped: {why}; only the scalar kernel runs")
+fn kernel_choice_follows_detection() {
+    for which in PassKernel::ALL {
+        assert_eq!(Kernel::of(which).is_some(), which.is_available(), "{which}");
+        assert_eq!(Kernel::of(which).map(Kernel::name), which.is_available().then_some(which));
+        // A kernel the CPU lacks gives way to the fastest weaker one it has.
+        let fallback = Kernel::at_most(which).name();
+        assert!(fallback.is_available() && fallback.rank() <= which.rank(), "{which}");
+        if which.is_available() {
+            assert_eq!(fallback, which);
         }
-        (k, why) => panic!("detection disagrees: {k:?} against {why:?}"),
     }
-    assert_eq!(Kernel::avx512().is_some(), crate::solve::grundy::filtered_pass_available());
-    assert_eq!(Kernel::best(), Kernel::avx512().unwrap_or(Kernel::Scalar));
+    assert_eq!(Kernel::at_most(PassKernel::Scalar), Kernel::Scalar);
+    assert_eq!(Kernel::best().name(), PassKernel::best());
+    assert_eq!(Kernel::vector().map(Kernel::name), crate::solve::grundy::pass_kernel());
 }
 
 /// Heap `n`'s value by scattering every option: the plain definition over arbitrary values.
@@ -69,7 +76,7 @@ fn planes(values: &[u16]) -> [Vec<u8>; 2] {
 #[test]
 fn kernels_agree_with_the_definition_on_random_tables() {
     // The contract itself: `unseen` makes the table of unseen values below the limit, and
-    // `mark_options` clears exactly the XORs of the splits; both kernels give the same
+    // `mark_options` clears exactly the XORs of the splits; every kernel gives the same
     // tables and the same count of hits.
     let mut rng = rand::rngs::StdRng::seed_from_u64(5);
     let kernels = kernels("kernels_agree_with_the_definition_on_random_tables");
@@ -89,7 +96,14 @@ fn kernels_agree_with_the_definition_on_random_tables() {
         });
         let seen: [Vec<u8>; 2] = std::array::from_fn(|_| {
             let dense = rng.random_range(0..100);
-            (0..size).map(|_| u8::from(rng.random_range(0..100) < dense)).collect()
+            let mut seen: Vec<u8> =
+                (0..size).map(|_| u8::from(rng.random_range(0..100) < dense)).collect();
+            if round % 4 == 1 {
+                // Only values high in the table unseen (the low pieces or half empty).
+                let cut = rng.random_range(0..size);
+                seen[..cut].fill(1);
+            }
+            seen
         });
         let limits = [rng.random_range(0..=size), size];
         let lo_planes = planes(&lo);
@@ -130,8 +144,12 @@ fn kernels_agree_with_the_definition_on_random_tables() {
             }
             outcomes.push((two, count_one, count_two));
         }
-        if let [scalar, avx512] = &outcomes[..] {
-            assert_eq!(scalar, avx512, "round {round}: pairs {pairs}, {len} splits");
+        // Every kernel gives the scalar one's tables and counts, word for word.
+        for (kernel, outcome) in kernels.iter().zip(&outcomes).skip(1) {
+            assert_eq!(
+                &outcomes[0], outcome,
+                "{kernel:?} round {round}: pairs {pairs}, {len} splits"
+            );
         }
     }
 }
@@ -174,7 +192,7 @@ fn kernel_matches_scatter_on_random_values() {
                     }
                     work.push(counters(&s));
                 }
-                // Both kernels did the same work.
+                // Every kernel did the same work.
                 assert!(work.windows(2).all(|w| w[0] == w[1]), "{code} bits {bits}: {work:?}");
             }
         }

@@ -1,0 +1,195 @@
+//! The AVX2 kernel of the filtered pass (x86_64 CPUs since Haswell and Zen): 32 splits per
+//! vector. A split's table byte is looked up with `vpshufb`, which picks from 16 bytes by the low
+//! nibble of the index: one shuffle per 16-byte piece of the table, the results chosen by the
+//! index's higher bits (see `lookup` below). A second `vpshufb` turns the
+//! low plane into the bit within the byte. Tables shrink as the pass goes, so later blocks need
+//! fewer pieces beyond the first eight. See [`blocks`](super::blocks) for the walk and the hits.
+
+use super::super::scan::Side;
+#[cfg(target_arch = "x86_64")]
+use super::blocks::{self, Lookup};
+
+/// Proof that the running CPU has AVX2: only [`Avx2::detect`] makes one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Avx2(());
+
+impl Avx2 {
+    /// The proof, if the running CPU has AVX2.
+    pub fn detect() -> Option<Avx2> {
+        super::PassKernel::Avx2.is_available().then_some(Avx2(()))
+    }
+
+    /// [`Kernel::mark_options`](super::Kernel::mark_options) (less its scratch space).
+    pub fn mark<const H: usize>(
+        self,
+        pairs: usize,
+        lo: &Side,
+        hi: &[Side; H],
+        tables: &mut [[u64; 64]; H],
+        count: &mut u64,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has AVX2 (an `Avx2` proves it).
+        unsafe {
+            x86::mark(pairs, lo, hi, tables, count)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (pairs, lo, hi, tables, count);
+            unreachable!("an Avx2 is only made on x86_64")
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::*;
+    use std::arch::x86_64::*;
+
+    /// See [`Avx2::mark`].
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) unsafe fn mark<const H: usize>(
+        pairs: usize,
+        lo: &Side,
+        hi: &[Side; H],
+        tables: &mut [[u64; 64]; H],
+        count: &mut u64,
+    ) {
+        // SAFETY: this function has AVX2, which the caller guarantees the CPU has.
+        unsafe {
+            match pairs {
+                1 => blocks::mark::<Pieces<1>, H>(pairs, lo, hi, tables, count),
+                2 => blocks::mark::<Pieces<2>, H>(pairs, lo, hi, tables, count),
+                _ => blocks::mark::<Pieces<4>, H>(pairs, lo, hi, tables, count),
+            }
+        }
+    }
+
+    /// A table of `1024 P` bits as 16-byte pieces, each in both lanes of a register. For
+    /// `P = 4` the table is two halves of 256 bytes (bit 11 of the value chooses), each with its
+    /// own pieces.
+    pub(super) struct Pieces<const P: usize> {
+        pieces: [[__m256i; 16]; 2],
+        used: [usize; 2],
+    }
+
+    impl<const P: usize> Lookup for Pieces<P> {
+        #[inline(always)]
+        unsafe fn new(table: &[u64; 64], _pairs: usize) -> Self {
+            let bytes = blocks::table_bytes(table);
+            let half = if P == 4 { 256 } else { 128 * P };
+            let mut pieces = [[_mm256_setzero_si256(); 16]; 2];
+            let mut used = [0; 2];
+            let halves = if P == 4 { 2 } else { 1 };
+            for (h, (pieces, used)) in pieces.iter_mut().zip(&mut used).enumerate().take(halves) {
+                let words: &[u64; 64] = &table_half(table, h);
+                *used = blocks::pieces_in_use(words, half, 16);
+                for (j, piece) in pieces.iter_mut().enumerate().take(*used) {
+                    let at = h * 256 + 16 * j;
+                    // SAFETY: `at + 16 <= 512` bytes; the caller guarantees AVX2.
+                    *piece = unsafe {
+                        _mm256_broadcastsi128_si256(_mm_loadu_si128(bytes[at..].as_ptr().cast()))
+                    };
+                }
+            }
+            Pieces { pieces, used }
+        }
+
+        #[inline(always)]
+        unsafe fn hits(
+            &self,
+            lo: &[&[u8]; 2],
+            hi: &[&[u8]; 2],
+            at: usize,
+            xors: &mut [u8; 128],
+        ) -> u64 {
+            let mut mask = 0u64;
+            for k in 0..2 {
+                // SAFETY: the caller guarantees 64 bytes from `at` in every plane, and AVX2;
+                // `xors` holds 128 bytes, written at `32 k` and `64 + 32 k`.
+                let m = unsafe {
+                    let load = |p: &[u8]| _mm256_loadu_si256(p.as_ptr().add(at + 32 * k).cast());
+                    let high = _mm256_xor_si256(load(lo[0]), load(hi[0]));
+                    let low = _mm256_xor_si256(load(lo[1]), load(hi[1]));
+                    _mm256_storeu_si256(xors.as_mut_ptr().add(32 * k).cast(), high);
+                    _mm256_storeu_si256(xors.as_mut_ptr().add(64 + 32 * k).cast(), low);
+                    self.hits32(high, low)
+                };
+                mask |= u64::from(m) << (32 * k);
+            }
+            mask
+        }
+    }
+
+    impl<const P: usize> Pieces<P> {
+        /// The hit mask of 32 splits whose XORs have the planes `high` and `low`.
+        #[inline(always)]
+        unsafe fn hits32(&self, high: __m256i, low: __m256i) -> u32 {
+            // SAFETY: the caller guarantees AVX2.
+            unsafe {
+                // The table's byte index: bits 3-9 of the XOR for 1024 bits, 3-10 for more.
+                let index =
+                    if P == 1 { _mm256_and_si256(high, _mm256_set1_epi8(0x7f)) } else { high };
+                let mut byte = lookup(&self.pieces[0], self.used[0], index);
+                if P == 4 {
+                    let upper = lookup(&self.pieces[1], self.used[1], index);
+                    // Bit 6 of the low plane (bit 11 of the XOR) moved to bit 7 chooses.
+                    let choose = _mm256_slli_epi16::<1>(low);
+                    byte = _mm256_blendv_epi8(byte, upper, choose);
+                }
+                // 1 << (low & 7): `vpshufb` reads bits 0-3 (bit 3 is 0) and bit 7 (0).
+                let bits = _mm256_setr_epi8(
+                    1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64,
+                    -128, 0, 0, 0, 0, 0, 0, 0, 0,
+                );
+                let bit = _mm256_shuffle_epi8(bits, low);
+                let hit = _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), bit);
+                _mm256_movemask_epi8(hit) as u32
+            }
+        }
+    }
+
+    /// Byte `index` of the table of up to 256 bytes whose first `used` 16-byte pieces are
+    /// `pieces` (the rest 0; the first eight are always looked up).
+    ///
+    /// The first eight pieces (bytes 0-127) go through a tree: each piece is looked up by the
+    /// index's low nibble (`vpshufb` gives 0 where bit 7 of the index is set, that is from byte
+    /// 128 on), and bits 4, 5, 6 choose among the results (`vpblendvb` reads bit 7 of each
+    /// byte, where doubling brings them). Each later piece is looked up alone, its index
+    /// steered to it: bits 4-7 of `index - 16 j` (wrapping) are 0 only in piece j, and adding
+    /// 0x70 (saturating) sets bit 7, and so gives 0, everywhere else.
+    #[inline(always)]
+    unsafe fn lookup(pieces: &[__m256i; 16], used: usize, index: __m256i) -> __m256i {
+        // SAFETY: the caller guarantees AVX2.
+        unsafe {
+            let leaf = |j: usize| _mm256_shuffle_epi8(pieces[j], index);
+            let pick = |a, b, mask| _mm256_blendv_epi8(a, b, mask);
+            // Bits 6, 5, 4 of each byte moved to bit 7 by doubling (adds run on more ports
+            // than shifts and shuffles).
+            let bit6 = _mm256_add_epi8(index, index);
+            let bit5 = _mm256_add_epi8(bit6, bit6);
+            let bit4 = _mm256_add_epi8(bit5, bit5);
+            let low = pick(pick(leaf(0), leaf(1), bit4), pick(leaf(2), leaf(3), bit4), bit5);
+            let high = pick(pick(leaf(4), leaf(5), bit4), pick(leaf(6), leaf(7), bit4), bit5);
+            let mut byte = pick(low, high, bit6);
+            if used <= 8 {
+                return byte;
+            }
+            let steer = _mm256_set1_epi8(0x70);
+            for (j, &piece) in pieces.iter().enumerate().take(used).skip(8) {
+                let own = _mm256_sub_epi8(index, _mm256_set1_epi8((16 * j) as u8 as i8));
+                let select = _mm256_adds_epu8(own, steer);
+                byte = _mm256_or_si256(byte, _mm256_shuffle_epi8(piece, select));
+            }
+            byte
+        }
+    }
+
+    /// Half `h` of a table of 4096 bits (its words `32 h..32 h + 32`) at the start of a table,
+    /// or the table itself for `h == 0`.
+    fn table_half(table: &[u64; 64], h: usize) -> [u64; 64] {
+        let mut half = [0; 64];
+        half[..64 - 32 * h].copy_from_slice(&table[32 * h..]);
+        half
+    }
+}

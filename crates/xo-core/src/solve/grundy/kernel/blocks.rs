@@ -1,0 +1,106 @@
+//! The walk over the splits shared by the AVX2 and NEON kernels: blocks of splits as the
+//! contract of [`Kernel::mark_options`](super::Kernel::mark_options) lays them out, each run of
+//! 64 splits looked up at once by a [`Lookup`] built from the table as it was at the block's
+//! start, its hits (rare after the first blocks) cleared one by one from their exact values, and
+//! the rest of each block looked up exactly.
+
+use super::super::scan::Side;
+use super::{FIRST_BLOCK, MAX_BLOCK};
+
+/// A vector kernel's lookup of runs of 64 splits in one table, as the table was when it was made.
+pub(super) trait Lookup {
+    /// The lookup of `table`, of `1024 * pairs` bits (its words from `16 * pairs` on are 0).
+    ///
+    /// # Safety
+    /// The CPU has the kernel's instructions.
+    unsafe fn new(table: &[u64; 64], pairs: usize) -> Self;
+
+    /// Bit `j` set when split `at + j` hits: its XOR modulo `1024 * pairs` is in the table.
+    /// `lo` and `hi` are the two sides' planes ([`Side::planes`]); the XORs' planes go to
+    /// `xors` (the high plane's 64 bytes, then the low plane's), from which the hits are read
+    /// while they are in the cache.
+    ///
+    /// # Safety
+    /// The CPU has the kernel's instructions, and all four planes hold at least `at + 64` bytes.
+    unsafe fn hits(&self, lo: &[&[u8]; 2], hi: &[&[u8]; 2], at: usize, xors: &mut [u8; 128])
+        -> u64;
+}
+
+/// [`Kernel::mark_options`](super::Kernel::mark_options) by the lookup `L`. Inlined into each
+/// kernel's `target_feature` function, so that the lookups compile with its instructions.
+///
+/// # Safety
+/// The CPU has the instructions `L` uses.
+#[inline(always)]
+pub(super) unsafe fn mark<L: Lookup, const H: usize>(
+    pairs: usize,
+    lo: &Side,
+    hi: &[Side; H],
+    tables: &mut [[u64; 64]; H],
+    count: &mut u64,
+) {
+    let len = lo.values.len();
+    assert!(hi.iter().all(|h| h.values.len() == len && h.len_ok()) && lo.len_ok());
+    let words = 16 * pairs;
+    let (mut i, mut block) = (0, FIRST_BLOCK);
+    while i < len {
+        let end = (i + block).min(len);
+        block = (2 * block).min(MAX_BLOCK);
+        let before = *tables;
+        // SAFETY: the caller guarantees the CPU has `L`'s instructions.
+        let lookups: [L; H] = std::array::from_fn(|h| unsafe { L::new(&before[h], pairs) });
+        let mut xors = [0u8; 128];
+        while i + 64 <= end {
+            for (h, (lookup, table)) in lookups.iter().zip(tables.iter_mut()).enumerate() {
+                // SAFETY: every plane holds `len >= end >= i + 64` bytes (`len_ok` above).
+                let mut m = unsafe { lookup.hits(&lo.planes, &hi[h].planes, i, &mut xors) };
+                *count += u64::from(m.count_ones());
+                while m != 0 {
+                    let j = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let v = value(xors[j], xors[64 + j]);
+                    table[v / 64] &= !(1 << (v % 64));
+                }
+            }
+            i += 64;
+        }
+        for (h, table) in tables.iter_mut().enumerate() {
+            for j in i..end {
+                let v = usize::from(lo.values[j] ^ hi[h].values[j]);
+                assert!(v < 4096, "an XOR beyond the kernel's tables");
+                if before[h][v / 64] >> (v % 64) & 1 != 0 {
+                    *count += 1;
+                    table[v / 64] &= !(1 << (v % 64));
+                }
+            }
+        }
+        i = end;
+        if tables.iter().all(|t| t[..words].iter().all(|&w| w == 0)) {
+            break;
+        }
+    }
+}
+
+/// The value whose [`high_byte`](super::super::scan::high_byte) and
+/// [`low_byte`](super::super::scan::low_byte) are `high` and `low`.
+#[inline(always)]
+fn value(high: u8, low: u8) -> usize {
+    usize::from(high) << 3 | usize::from(low & 7) | usize::from(low & 0x40) << 5
+}
+
+/// The number of `unit`-byte pieces of the first `bytes` bytes of `table` up to the last that
+/// holds a set bit (the pieces after it need no lookup: every byte there is 0).
+pub(super) fn pieces_in_use(table: &[u64; 64], bytes: usize, unit: usize) -> usize {
+    let words = &table[..bytes / 8];
+    let used_words = words.iter().rposition(|&w| w != 0).map_or(0, |w| w + 1);
+    (used_words * 8).div_ceil(unit)
+}
+
+/// The bytes of a table, little-endian (bit `v % 8` of byte `v / 8` holds value `v`).
+pub(super) fn table_bytes(table: &[u64; 64]) -> [u8; 512] {
+    let mut bytes = [0u8; 512];
+    for (chunk, w) in bytes.chunks_exact_mut(8).zip(table) {
+        chunk.copy_from_slice(&w.to_le_bytes());
+    }
+    bytes
+}
