@@ -1,13 +1,20 @@
-//! Benchmark: the .007 (Treblecross) nim-sequence to n = 2^17 by xo's engine against a plain
-//! O(n^2) mex loop in C++ (benches/grundy_plain.cpp, compiled here with `g++ -O2`) and against
-//! `ogsolve` (Piotr Beling's octal-game solver from crates.io, the fastest open-source one we
-//! know: its naive, RC and RC2 methods), checking that all give the same values and the
-//! published facts. xo and the C++ loop run five times in turn, each timed by its best run (the
-//! speed of the development machine drifts). `ogsolve` is taken from `XO_OGSOLVE` (a path), else from `PATH`, else
-//! installed from crates.io into `target/ogsolve` (built with `-C target-cpu=native`, as its
-//! README advises); without it (no network, say) that comparison is skipped with a note.
-//! Environment switches:
+//! Benchmark: the .007 (Treblecross) nim-sequence to n = 2^17 by xo's engine, once per kernel
+//! of the filtered pass that this CPU offers (AVX-512, AVX2, NEON), and once with none
+//! (`XO_GRUNDY_KERNEL=scalar`: the engine's other methods, as on a CPU without a vector kernel),
+//! each side by side with a plain O(n^2) mex loop in C++ (benches/grundy_plain.cpp, compiled here
+//! with `g++ -O2`) in one run, and against `ogsolve` (Piotr Beling's octal-game solver from
+//! crates.io, the fastest open-source one we know: its naive, RC and RC2 methods), checking that
+//! all give the same values and the published facts. Each xo run is a child process of this
+//! bench with `XO_GRUNDY_KERNEL` naming its kernel (what a user of `xo` gets with that variable
+//! set), and reports its own user and system time (Linux). xo's runs and the C++ loop's run
+//! in turn, three rounds, and each is timed by its best run (the speed of the machine drifts).
+//! `ogsolve` is taken from `XO_OGSOLVE` (a path), else from `PATH`, else installed from
+//! crates.io into `target/ogsolve` (built with `-C target-cpu=native`, as its README advises);
+//! without it (no network, say) that comparison is skipped with a note. Environment switches:
 //!
+//! - `XO_GRUNDY_UPTO=N`: heaps `0..=N` instead of 2^17 (the published facts are checked only
+//!   from 2^17 on).
+//! - `XO_GRUNDY_KERNELS=avx2,scalar`: only these kernels (names as `XO_GRUNDY_KERNEL` takes).
 //! - `XO_GRUNDY_FAR=SECONDS`: also report how far .007 gets in that many seconds.
 //! - `XO_GRUNDY_TREBLECROSS=CELLS`: also time the analysis of three Treblecross strips of `CELLS`
 //!   cells (what `xo batch treblecross` does) with one shared nim-sequence, checking that a listed
@@ -22,18 +29,72 @@ use std::time::{Duration, Instant};
 use xo_core::budget::Meter;
 use xo_core::games::octal::OctalGame;
 use xo_core::games::treblecross::TreblecrossStrip;
-use xo_core::solve::grundy::{Grundy, Method, NimSequence};
+use xo_core::solve::grundy::{pass_kernel, Grundy, Method, NimSequence, PassKernel};
 
+/// Heaps by default.
 const N: usize = 1 << 17;
-/// Runs of xo's engine and of the C++ loop, taken in turn; each is timed by its best.
-const ROUNDS: usize = 5;
+/// Runs of each side, taken in turn; each is timed by its best.
+const ROUNDS: usize = 3;
+/// Set in the environment of the bench's own child runs.
+const CHILD: &str = "XO_GRUNDY_BENCH_CHILD";
 
-fn time_engine(method: Method) -> (Vec<Grundy>, f64) {
+fn time_engine(method: Method, n: usize) -> (Vec<Grundy>, f64) {
     let start = Instant::now();
     let mut seq = NimSequence::with_method(OctalGame::dot007(), method);
-    seq.extend_to(N, &Meter::unlimited()).unwrap();
+    seq.extend_to(n, &Meter::unlimited()).unwrap();
     let secs = start.elapsed().as_secs_f64();
     (seq.values().to_vec(), secs)
+}
+
+/// The heaps to compute: `XO_GRUNDY_UPTO`, else 2^17.
+fn upto() -> usize {
+    std::env::var("XO_GRUNDY_UPTO").ok().map_or(N, |s| s.parse().expect("XO_GRUNDY_UPTO=N"))
+}
+
+/// This process's user and system CPU seconds so far (Linux: `/proc/self/stat`).
+fn cpu_times() -> Option<(f64, f64)> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command (which may hold spaces) in parentheses; utime and stime are the
+    // 14th and 15th fields, in clock ticks (100 per second on Linux).
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok().map(|t| t / 100.0);
+    Some((ticks(11)?, ticks(12)?))
+}
+
+/// The child side: .007 to `n` by the default method under this process's `XO_GRUNDY_KERNEL`;
+/// prints the kernel used, the values, the time, and the CPU times.
+fn child(n: usize) {
+    let (values, secs) = time_engine(Method::Auto, n);
+    let kernel = pass_kernel().map_or("none".to_string(), |k| k.to_string());
+    let (user, sys) = cpu_times().unwrap_or((f64::NAN, f64::NAN));
+    println!("kernel {kernel}");
+    println!("seconds {secs} user {user} sys {sys}");
+    let text: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    println!("values {}", text.join(" "));
+}
+
+/// One run of xo in a child process with `XO_GRUNDY_KERNEL=kernel`: the kernel it reports, its
+/// values, its time, and its user and system CPU seconds.
+fn xo_run(kernel: PassKernel, n: usize) -> (String, Vec<Grundy>, f64, f64, f64) {
+    let out = Command::new(std::env::current_exe().expect("the bench's path"))
+        .env(CHILD, "1")
+        .env("XO_GRUNDY_KERNEL", kernel.name())
+        .env("XO_GRUNDY_UPTO", n.to_string())
+        .output()
+        .expect("the bench's child runs");
+    assert!(out.status.success(), "the child run with {kernel} failed");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let line = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .unwrap_or_else(|| panic!("the child reports {key}"))
+            .to_string()
+    };
+    let used = line("kernel ");
+    let values = line("values ").split(' ').map(|v| v.parse().expect("a value")).collect();
+    let times: Vec<f64> = line("seconds ").split(' ').filter_map(|w| w.parse().ok()).collect();
+    (used, values, times[0], times[1], times[2])
 }
 
 /// Compiles the C++ baseline; `None` (with a note) when g++ is missing.
@@ -49,9 +110,9 @@ fn cpp_build() -> Option<PathBuf> {
 }
 
 /// Runs the C++ baseline: its values and its own calculation time.
-fn cpp_run(exe: &PathBuf) -> (Vec<Grundy>, f64) {
+fn cpp_run(exe: &PathBuf, n: usize) -> (Vec<Grundy>, f64) {
     let out =
-        Command::new(exe).args(["0.007", &N.to_string()]).output().expect("the C++ baseline runs");
+        Command::new(exe).args(["0.007", &n.to_string()]).output().expect("the C++ baseline runs");
     assert!(out.status.success(), "the C++ baseline failed");
     let values = String::from_utf8_lossy(&out.stdout)
         .lines()
@@ -88,11 +149,11 @@ fn ogsolve() -> Option<PathBuf> {
     Some(exe)
 }
 
-/// Runs `ogsolve` on .007 to `N` with `method`: its values and its own calculation time.
-fn ogsolve_run(exe: &PathBuf, method: &str) -> Option<(Vec<Grundy>, f64)> {
+/// Runs `ogsolve` on .007 to `n` with `method`: its values and its own calculation time.
+fn ogsolve_run(exe: &PathBuf, method: &str, n: usize) -> Option<(Vec<Grundy>, f64)> {
     let csv = std::env::temp_dir().join(format!("xo-ogsolve-{}-{method}.csv", std::process::id()));
     let out = Command::new(exe)
-        .args(["0.007", "-m", method, "-n", &N.to_string(), "-p", "-b"])
+        .args(["0.007", "-m", method, "-n", &n.to_string(), "-p", "-b"])
         .arg(&csv)
         .output()
         .ok()?;
@@ -109,6 +170,10 @@ fn ogsolve_run(exe: &PathBuf, method: &str) -> Option<(Vec<Grundy>, f64)> {
 }
 
 fn main() {
+    if std::env::var_os(CHILD).is_some() {
+        child(upto());
+        return;
+    }
     if let Ok(p) = std::env::var("XO_GRUNDY_PROBE") {
         let mut parts = p.split(',').map(|x| x.parse::<usize>().expect("XO_GRUNDY_PROBE=N,P"));
         let (n, prefix) = (parts.next().unwrap_or(N), parts.next().unwrap_or(1));
@@ -121,47 +186,85 @@ fn main() {
         let mut seq = NimSequence::with_method(OctalGame::dot007(), method);
         seq.extend_to(n, &Meter::unlimited()).unwrap();
         println!("{:.3} s {:?}", start.elapsed().as_secs_f64(), seq.stats());
+        println!("kernel {:?}", pass_kernel());
         if let Some(cells) = treblecross_cells() {
             treblecross(cells);
         }
         return;
     }
-    println!(".007 nim-sequence for heaps 0..={N} (2 cores; best of {ROUNDS} runs each, in turn)");
-    // This machine's speed drifts from run to run (a shared host), so xo and the C++ loop run in
-    // turn and each side is timed by its best run.
+    let n = upto();
+    let wanted: Option<Vec<PassKernel>> = std::env::var("XO_GRUNDY_KERNELS").ok().map(|list| {
+        list.split(',').map(|k| k.parse().expect("XO_GRUNDY_KERNELS names kernels")).collect()
+    });
+    // Every vector kernel this CPU has, fastest first, then none (the other methods).
+    let kernels: Vec<PassKernel> = PassKernel::available()
+        .into_iter()
+        .filter(|k| wanted.as_ref().is_none_or(|w| w.contains(k)))
+        .collect();
+    let cores = xo_core::threads::cores();
+    println!(
+        ".007 nim-sequence for heaps 0..={n} ({cores} cores; best of {ROUNDS} runs each, in turn \
+         with the C++ plain loop)"
+    );
     let cpp = cpp_build();
-    let (mut auto, mut t_auto, mut t_cpp) = (Vec::new(), f64::MAX, f64::MAX);
+    let mut best = vec![(f64::MAX, f64::NAN, f64::NAN); kernels.len()];
+    let mut used = vec![String::new(); kernels.len()];
+    let (mut auto, mut t_cpp) = (Vec::new(), f64::MAX);
     for _ in 0..ROUNDS {
-        let (values, secs) = time_engine(Method::Auto);
-        t_auto = t_auto.min(secs);
+        for (i, &kernel) in kernels.iter().enumerate() {
+            let (name, values, secs, user, sys) = xo_run(kernel, n);
+            if !auto.is_empty() {
+                assert_eq!(values, auto, "the {kernel} kernel disagrees");
+            }
+            auto = values;
+            used[i] = name;
+            if secs < best[i].0 {
+                best[i] = (secs, user, sys);
+            }
+        }
         if let Some(exe) = &cpp {
-            let (values_cpp, secs) = cpp_run(exe);
-            assert_eq!(values_cpp, values, "the C++ baseline disagrees");
+            let (values_cpp, secs) = cpp_run(exe, n);
+            assert_eq!(values_cpp, auto, "the C++ baseline disagrees");
             t_cpp = t_cpp.min(secs);
         }
-        auto = values;
     }
     if let Some(exe) = &cpp {
         let _ = std::fs::remove_file(exe);
     }
     // Published facts: the first values, and the largest value below 2^17 is 1024, first at 109362.
     assert_eq!(&auto[..16], &[0, 0, 0, 1, 1, 1, 2, 2, 0, 3, 3, 1, 1, 1, 0, 4]);
-    let largest = auto[..N].iter().copied().max().unwrap_or(0);
-    assert_eq!(largest, 1024);
-    assert_eq!(auto.iter().position(|&v| v == largest), Some(109_362));
-    println!("  xo (auto)                     {t_auto:8.3} s");
-    let (bitset, t_bitset) = time_engine(Method::Bitset);
-    assert_eq!(bitset, auto);
-    println!("  xo (bitset mex, one run)      {t_bitset:8.3} s");
-    if cpp.is_some() {
-        println!("  C++ plain -O2                 {t_cpp:8.3} s");
-        println!("  speed-up of xo (auto) over the C++ plain mex loop:   {:.2}x", t_cpp / t_auto);
-        println!("  speed-up of xo (bitset) over the C++ plain mex loop: {:.2}x", t_cpp / t_bitset);
+    if n >= N {
+        let largest = auto[..N].iter().copied().max().unwrap_or(0);
+        assert_eq!(largest, 1024);
+        assert_eq!(auto.iter().position(|&v| v == largest), Some(109_362));
     }
+    println!(
+        "  XO_GRUNDY_KERNEL  kernel used  xo best (s)  user (s)  sys (s)  sys/user  vs C++ plain"
+    );
+    for (i, kernel) in kernels.iter().enumerate() {
+        let (secs, user, sys) = best[i];
+        let ratio = if cpp.is_some() { format!("{:.2}x", t_cpp / secs) } else { "-".to_string() };
+        println!(
+            "  {:<16}  {:<11}  {secs:11.3}  {user:8.2}  {sys:7.2}  {:7.1}%  {ratio}",
+            kernel.name(),
+            used[i],
+            100.0 * sys / user,
+        );
+    }
+    if cpp.is_some() {
+        println!("  C++ plain -O2 (one thread)                {t_cpp:8.3} s");
+    }
+    // The bitset mex (no kernel), once, in this process.
+    if n <= N {
+        let (bitset, t_bitset) = time_engine(Method::Bitset, n);
+        assert_eq!(bitset, auto);
+        println!("  xo (bitset mex, one run)      {t_bitset:8.3} s");
+    }
+    let t_auto = best.first().map_or(f64::NAN, |b| b.0);
     if let Some(exe) = ogsolve() {
         let mut best: Option<(&str, f64)> = None;
         for method in ["naive", "rc", "rc2"] {
-            let Some((values, secs)) = ogsolve_run(&exe, method) else {
+            let Some((values, secs)) = ogsolve_run(&exe, method, n) else {
                 println!("note: could not read ogsolve's {method} output; skipping it");
                 continue;
             };

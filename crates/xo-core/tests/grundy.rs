@@ -412,3 +412,4 @@ fn the_worker_threads_stop_promptly_when_the_meter_does() {
         assert!(meter.nodes() >= got as u64 - 1, "cancel {cancel}: {} < {got}", meter.nodes());
     }
 }
+

@@ -77,13 +77,14 @@ mod x86 {
         #[inline(always)]
         unsafe fn new(table: &[u64; 64], _pairs: usize) -> Self {
             let bytes = blocks::table_bytes(table);
-            let half = if P == 4 { 256 } else { 128 * P };
             let mut pieces = [[_mm256_setzero_si256(); 16]; 2];
-            let mut used = [0; 2];
+            let mut used = [8; 2];
             let halves = if P == 4 { 2 } else { 1 };
             for (h, (pieces, used)) in pieces.iter_mut().zip(&mut used).enumerate().take(halves) {
-                let words: &[u64; 64] = &table_half(table, h);
-                *used = blocks::pieces_in_use(words, half, 16);
+                // The tree always reads the first eight pieces; later ones only where in use.
+                if P > 1 {
+                    *used = blocks::pieces_in_use(&table[32 * h..32 * h + 32], 16).max(8);
+                }
                 for (j, piece) in pieces.iter_mut().enumerate().take(*used) {
                     let at = h * 256 + 16 * j;
                     // SAFETY: `at + 16 <= 512` bytes; the caller guarantees AVX2.
@@ -96,23 +97,14 @@ mod x86 {
         }
 
         #[inline(always)]
-        unsafe fn hits(
-            &self,
-            lo: &[&[u8]; 2],
-            hi: &[&[u8]; 2],
-            at: usize,
-            xors: &mut [u8; 128],
-        ) -> u64 {
+        unsafe fn hits(&self, lo: &[&[u8]; 2], hi: &[&[u8]; 2], at: usize) -> u64 {
             let mut mask = 0u64;
             for k in 0..2 {
-                // SAFETY: the caller guarantees 64 bytes from `at` in every plane, and AVX2;
-                // `xors` holds 128 bytes, written at `32 k` and `64 + 32 k`.
+                // SAFETY: the caller guarantees 64 bytes from `at` in every plane, and AVX2.
                 let m = unsafe {
                     let load = |p: &[u8]| _mm256_loadu_si256(p.as_ptr().add(at + 32 * k).cast());
                     let high = _mm256_xor_si256(load(lo[0]), load(hi[0]));
                     let low = _mm256_xor_si256(load(lo[1]), load(hi[1]));
-                    _mm256_storeu_si256(xors.as_mut_ptr().add(32 * k).cast(), high);
-                    _mm256_storeu_si256(xors.as_mut_ptr().add(64 + 32 * k).cast(), low);
                     self.hits32(high, low)
                 };
                 mask |= u64::from(m) << (32 * k);
@@ -183,13 +175,5 @@ mod x86 {
             }
             byte
         }
-    }
-
-    /// Half `h` of a table of 4096 bits (its words `32 h..32 h + 32`) at the start of a table,
-    /// or the table itself for `h == 0`.
-    fn table_half(table: &[u64; 64], h: usize) -> [u64; 64] {
-        let mut half = [0; 64];
-        half[..64 - 32 * h].copy_from_slice(&table[32 * h..]);
-        half
     }
 }

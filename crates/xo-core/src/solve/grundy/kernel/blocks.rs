@@ -16,14 +16,11 @@ pub(super) trait Lookup {
     unsafe fn new(table: &[u64; 64], pairs: usize) -> Self;
 
     /// Bit `j` set when split `at + j` hits: its XOR modulo `1024 * pairs` is in the table.
-    /// `lo` and `hi` are the two sides' planes ([`Side::planes`]); the XORs' planes go to
-    /// `xors` (the high plane's 64 bytes, then the low plane's), from which the hits are read
-    /// while they are in the cache.
+    /// `lo` and `hi` are the two sides' planes ([`Side::planes`]).
     ///
     /// # Safety
     /// The CPU has the kernel's instructions, and all four planes hold at least `at + 64` bytes.
-    unsafe fn hits(&self, lo: &[&[u8]; 2], hi: &[&[u8]; 2], at: usize, xors: &mut [u8; 128])
-        -> u64;
+    unsafe fn hits(&self, lo: &[&[u8]; 2], hi: &[&[u8]; 2], at: usize) -> u64;
 }
 
 /// [`Kernel::mark_options`](super::Kernel::mark_options) by the lookup `L`. Inlined into each
@@ -49,20 +46,32 @@ pub(super) unsafe fn mark<L: Lookup, const H: usize>(
         let before = *tables;
         // SAFETY: the caller guarantees the CPU has `L`'s instructions.
         let lookups: [L; H] = std::array::from_fn(|h| unsafe { L::new(&before[h], pairs) });
-        let mut xors = [0u8; 128];
+        // The runs that hit, noted without a branch (hits are scattered after the first
+        // blocks, and a branch on each run would mispredict), then cleared run by run.
+        let start = i;
+        let mut notes = [[(0u32, 0u64); MAX_BLOCK / 64]; H];
+        let mut noted = [0usize; H];
         while i + 64 <= end {
-            for (h, (lookup, table)) in lookups.iter().zip(tables.iter_mut()).enumerate() {
+            for (h, lookup) in lookups.iter().enumerate() {
                 // SAFETY: every plane holds `len >= end >= i + 64` bytes (`len_ok` above).
-                let mut m = unsafe { lookup.hits(&lo.planes, &hi[h].planes, i, &mut xors) };
+                let m = unsafe { lookup.hits(&lo.planes, &hi[h].planes, i) };
+                notes[h][noted[h]] = ((i - start) as u32, m);
+                noted[h] += usize::from(m != 0);
+            }
+            i += 64;
+        }
+        for (h, table) in tables.iter_mut().enumerate() {
+            let [lo_high, lo_low] = lo.planes;
+            let [hi_high, hi_low] = hi[h].planes;
+            for &(at, mut m) in &notes[h][..noted[h]] {
                 *count += u64::from(m.count_ones());
                 while m != 0 {
-                    let j = m.trailing_zeros() as usize;
+                    let j = start + at as usize + m.trailing_zeros() as usize;
                     m &= m - 1;
-                    let v = value(xors[j], xors[64 + j]);
+                    let v = value(lo_high[j] ^ hi_high[j], lo_low[j] ^ hi_low[j]);
                     table[v / 64] &= !(1 << (v % 64));
                 }
             }
-            i += 64;
         }
         for (h, table) in tables.iter_mut().enumerate() {
             for j in i..end {
@@ -88,19 +97,16 @@ fn value(high: u8, low: u8) -> usize {
     usize::from(high) << 3 | usize::from(low & 7) | usize::from(low & 0x40) << 5
 }
 
-/// The number of `unit`-byte pieces of the first `bytes` bytes of `table` up to the last that
-/// holds a set bit (the pieces after it need no lookup: every byte there is 0).
-pub(super) fn pieces_in_use(table: &[u64; 64], bytes: usize, unit: usize) -> usize {
-    let words = &table[..bytes / 8];
+/// The number of `unit`-byte pieces of `words` (a table's words, or a half of them) up to the
+/// last that holds a set bit (the pieces after it need no lookup: every byte there is 0).
+pub(super) fn pieces_in_use(words: &[u64], unit: usize) -> usize {
     let used_words = words.iter().rposition(|&w| w != 0).map_or(0, |w| w + 1);
     (used_words * 8).div_ceil(unit)
 }
 
-/// The bytes of a table, little-endian (bit `v % 8` of byte `v / 8` holds value `v`).
-pub(super) fn table_bytes(table: &[u64; 64]) -> [u8; 512] {
-    let mut bytes = [0u8; 512];
-    for (chunk, w) in bytes.chunks_exact_mut(8).zip(table) {
-        chunk.copy_from_slice(&w.to_le_bytes());
-    }
-    bytes
+/// The bytes of a table: bit `v % 8` of byte `v / 8` holds value `v` (the kernels that read it
+/// so run on little-endian CPUs only).
+pub(super) fn table_bytes(table: &[u64; 64]) -> &[u8; 512] {
+    const _: () = assert!(cfg!(target_endian = "little"), "the tables' bytes are little-endian");
+    bytemuck::cast_ref(table)
 }

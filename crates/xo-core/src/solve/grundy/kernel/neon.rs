@@ -84,9 +84,7 @@ mod arm {
             let mut quarters = [[uint8x16x4_t(zero, zero, zero, zero); 4]; 2];
             let mut used = [0; 2];
             for h in 0..halves {
-                let mut words = [0u64; 64];
-                words[..64 - 32 * h].copy_from_slice(&table[32 * h..]);
-                used[h] = blocks::pieces_in_use(&words, half, 64);
+                used[h] = blocks::pieces_in_use(&table[32 * h..32 * h + half / 8], 64);
                 for j in 0..used[h] {
                     let at = 256 * h + 64 * j;
                     // SAFETY: `at + 64 <= 512` bytes; NEON is there.
@@ -97,23 +95,14 @@ mod arm {
         }
 
         #[inline(always)]
-        unsafe fn hits(
-            &self,
-            lo: &[&[u8]; 2],
-            hi: &[&[u8]; 2],
-            at: usize,
-            xors: &mut [u8; 128],
-        ) -> u64 {
-            // SAFETY: the caller guarantees 64 bytes from `at` in every plane, and NEON; `xors`
-            // holds 128 bytes, written at `16 k` and `64 + 16 k`.
+        unsafe fn hits(&self, lo: &[&[u8]; 2], hi: &[&[u8]; 2], at: usize) -> u64 {
+            // SAFETY: the caller guarantees 64 bytes from `at` in every plane, and NEON.
             unsafe {
                 let mut hit = [vdupq_n_u8(0); 4];
                 for (k, hit) in hit.iter_mut().enumerate() {
                     let load = |p: &[u8]| vld1q_u8(p.as_ptr().add(at + 16 * k));
                     let high = veorq_u8(load(lo[0]), load(hi[0]));
                     let low = veorq_u8(load(lo[1]), load(hi[1]));
-                    vst1q_u8(xors.as_mut_ptr().add(16 * k), high);
-                    vst1q_u8(xors.as_mut_ptr().add(64 + 16 * k), low);
                     *hit = self.hits16(high, low);
                 }
                 let any = vorrq_u8(vorrq_u8(hit[0], hit[1]), vorrq_u8(hit[2], hit[3]));
