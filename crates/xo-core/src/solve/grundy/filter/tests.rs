@@ -103,6 +103,15 @@ fn kernels_agree_with_the_definition_on_random_tables() {
                 let cut = rng.random_range(0..size);
                 seen[..cut].fill(1);
             }
+            if round % 4 == 2 {
+                // Only a band unseen, of every width around the kernels' windows (256, 512 and
+                // 1024 values), anywhere.
+                let width = [1, 100, 255, 256, 257, 500, 512, 513, 1000, 1024, 1025][round % 11];
+                let from = rng.random_range(0..size);
+                for (v, s) in seen.iter_mut().enumerate() {
+                    *s |= u8::from(v < from || v >= from + width);
+                }
+            }
             seen
         });
         let limits = [rng.random_range(0..=size), size];

@@ -71,6 +71,10 @@ mod x86 {
     pub(super) struct Pieces<const P: usize> {
         pieces: [[__m256i; 16]; 2],
         used: [usize; 2],
+        /// When every set bit lies in 2, 4 or 8 pieces from the byte `base` on (tables
+        /// below 2048 bits): that many, loaded from `base`, and looked up alone. Else 0.
+        window: usize,
+        base: u8,
     }
 
     impl<const P: usize> Lookup for Pieces<P> {
@@ -78,6 +82,21 @@ mod x86 {
         unsafe fn new(table: &[u64; 64], _pairs: usize) -> Self {
             let bytes = blocks::table_bytes(table);
             let mut pieces = [[_mm256_setzero_si256(); 16]; 2];
+            if P < 4 {
+                if let Some((base, window)) = window_of(&table[..16 * P]) {
+                    for (j, piece) in pieces[0].iter_mut().enumerate().take(window) {
+                        let at = base + 16 * j;
+                        // SAFETY: `at + 16 <= 255 + 128 < 512` bytes; the caller guarantees
+                        // AVX2.
+                        *piece = unsafe {
+                            _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                                bytes[at..].as_ptr().cast(),
+                            ))
+                        };
+                    }
+                    return Pieces { pieces, used: [window; 2], window, base: base as u8 };
+                }
+            }
             let mut used = [8; 2];
             let halves = if P == 4 { 2 } else { 1 };
             for (h, (pieces, used)) in pieces.iter_mut().zip(&mut used).enumerate().take(halves) {
@@ -93,7 +112,7 @@ mod x86 {
                     };
                 }
             }
-            Pieces { pieces, used }
+            Pieces { pieces, used, window: 0, base: 0 }
         }
 
         #[inline(always)]
@@ -122,7 +141,12 @@ mod x86 {
                 // The table's byte index: bits 3-9 of the XOR for 1024 bits, 3-10 for more.
                 let index =
                     if P == 1 { _mm256_and_si256(high, _mm256_set1_epi8(0x7f)) } else { high };
-                let mut byte = lookup(&self.pieces[0], self.used[0], index);
+                let mut byte = match self.window {
+                    2 => windowed::<2>(&self.pieces[0], index, self.base),
+                    4 => windowed::<4>(&self.pieces[0], index, self.base),
+                    8 => windowed::<8>(&self.pieces[0], index, self.base),
+                    _ => lookup(&self.pieces[0], self.used[0], index),
+                };
                 if P == 4 {
                     let upper = lookup(&self.pieces[1], self.used[1], index);
                     // Bit 6 of the low plane (bit 11 of the XOR) moved to bit 7 chooses.
@@ -137,6 +161,48 @@ mod x86 {
                 let bit = _mm256_shuffle_epi8(bits, low);
                 let hit = _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), bit);
                 _mm256_movemask_epi8(hit) as u32
+            }
+        }
+    }
+
+    /// The first byte and the number of pieces (2, 4 or 8) of the narrowest window holding every
+    /// set bit of `words`, if one does.
+    fn window_of(words: &[u64]) -> Option<(usize, usize)> {
+        let Some((low, high)) = blocks::band(words) else {
+            return Some((0, 2));
+        };
+        [2, 4, 8].into_iter().find(|&w| high - low < 16 * w).map(|w| (low, w))
+    }
+
+    /// Byte `index` of a table all of whose set bits lie in the `W` pieces `pieces`, which
+    /// start at its byte `base`: the index made relative to the base (wrapping), then for
+    /// `W < 8` raised by `128 - 16 W` (saturating), which sets bit 7, and so gives 0, beyond
+    /// the window, and leaves the bits that choose a piece; then the tree of [`lookup`] over the
+    /// window.
+    #[inline(always)]
+    unsafe fn windowed<const W: usize>(
+        pieces: &[__m256i; 16],
+        index: __m256i,
+        base: u8,
+    ) -> __m256i {
+        // SAFETY: the caller guarantees AVX2.
+        unsafe {
+            let relative = _mm256_sub_epi8(index, _mm256_set1_epi8(base as i8));
+            let index = if W == 8 {
+                relative
+            } else {
+                _mm256_adds_epu8(relative, _mm256_set1_epi8((128 - 16 * W) as u8 as i8))
+            };
+            let leaf = |j: usize| _mm256_shuffle_epi8(pieces[j], index);
+            let pick = |a, b, mask| _mm256_blendv_epi8(a, b, mask);
+            let bit6 = _mm256_add_epi8(index, index);
+            let bit5 = _mm256_add_epi8(bit6, bit6);
+            let bit4 = _mm256_add_epi8(bit5, bit5);
+            let two = |j: usize| pick(leaf(j), leaf(j + 1), bit4);
+            match W {
+                2 => two(0),
+                4 => pick(two(0), two(2), bit5),
+                _ => pick(pick(two(0), two(2), bit5), pick(two(4), two(6), bit5), bit6),
             }
         }
     }

@@ -104,6 +104,15 @@ pub(super) fn pieces_in_use(words: &[u64], unit: usize) -> usize {
     (used_words * 8).div_ceil(unit)
 }
 
+/// The first and last bytes of `words` that hold a set bit, if any.
+pub(super) fn band(words: &[u64]) -> Option<(usize, usize)> {
+    let first = words.iter().position(|&w| w != 0)?;
+    let last = words.iter().rposition(|&w| w != 0)?;
+    let low = 8 * first + words[first].trailing_zeros() as usize / 8;
+    let high = 8 * last + 7 - words[last].leading_zeros() as usize / 8;
+    Some((low, high))
+}
+
 /// The bytes of a table: bit `v % 8` of byte `v / 8` holds value `v` (the kernels that read it
 /// so run on little-endian CPUs only).
 pub(super) fn table_bytes(table: &[u64; 64]) -> &[u8; 512] {

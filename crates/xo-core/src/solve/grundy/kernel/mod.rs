@@ -154,6 +154,9 @@ impl Kernel {
         count: &mut u64,
     ) {
         assert!(matches!(pairs, 1 | 2 | 4));
+        // Scratch space for the AVX-512 kernel's compressed hits only.
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hits;
         if tables.iter().all(|t| t.iter().all(|&w| w == 0)) {
             return;
         }

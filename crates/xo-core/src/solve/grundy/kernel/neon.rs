@@ -71,6 +71,9 @@ mod arm {
     pub(super) struct Quarters<const P: usize> {
         quarters: [[uint8x16x4_t; 4]; 2],
         used: [usize; 2],
+        /// Below 4096 bits, the byte the quarters start at (the table's first with a set bit);
+        /// the index is made relative to it (wrapping, so that bytes before it give 0).
+        base: u8,
     }
 
     impl<const P: usize> Lookup for Quarters<P> {
@@ -83,15 +86,25 @@ mod arm {
             let zero = unsafe { vdupq_n_u8(0) };
             let mut quarters = [[uint8x16x4_t(zero, zero, zero, zero); 4]; 2];
             let mut used = [0; 2];
+            let mut base = 0;
             for h in 0..halves {
-                used[h] = blocks::pieces_in_use(&table[32 * h..32 * h + half / 8], 64);
+                let words = &table[32 * h..32 * h + half / 8];
+                // Below 4096 bits, the quarters start at the first byte that holds a set bit.
+                let (first, last) = match blocks::band(words) {
+                    Some((low, high)) if P < 4 => (low, high + 1),
+                    Some(_) => (0, 8 * blocks::pieces_in_use(words, 8)),
+                    None => (0, 0),
+                };
+                base = first;
+                used[h] = (last - first).div_ceil(64);
                 for j in 0..used[h] {
-                    let at = 256 * h + 64 * j;
-                    // SAFETY: `at + 64 <= 512` bytes; NEON is there.
+                    let at = 256 * h + first + 64 * j;
+                    // SAFETY: `at + 64 <= 512` bytes (below 4096 bits `first < 256` and at most
+                    // four quarters); NEON is there.
                     quarters[h][j] = unsafe { vld1q_u8_x4(bytes[at..].as_ptr()) };
                 }
             }
-            Quarters { quarters, used }
+            Quarters { quarters, used, base: base as u8 }
         }
 
         #[inline(always)]
@@ -132,6 +145,7 @@ mod arm {
             unsafe {
                 // The table's byte index: bits 3-9 of the XOR for 1024 bits, 3-10 for more.
                 let index = if P == 1 { vandq_u8(high, vdupq_n_u8(0x7f)) } else { high };
+                let index = if P < 4 { vsubq_u8(index, vdupq_n_u8(self.base)) } else { index };
                 let mut byte = lookup(&self.quarters[0][..self.used[0]], index);
                 if P == 4 {
                     let upper = lookup(&self.quarters[1][..self.used[1]], index);
