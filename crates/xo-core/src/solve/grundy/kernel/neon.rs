@@ -97,11 +97,11 @@ mod arm {
                 };
                 base = first;
                 used[h] = (last - first).div_ceil(64);
-                for j in 0..used[h] {
+                for (j, quarter) in quarters[h].iter_mut().enumerate().take(used[h]) {
                     let at = 256 * h + first + 64 * j;
                     // SAFETY: `at + 64 <= 512` bytes (below 4096 bits `first < 256` and at most
                     // four quarters); NEON is there.
-                    quarters[h][j] = unsafe { vld1q_u8_x4(bytes[at..].as_ptr()) };
+                    *quarter = unsafe { vld1q_u8_x4(bytes[at..].as_ptr()) };
                 }
             }
             Quarters { quarters, used, base: base as u8 }
