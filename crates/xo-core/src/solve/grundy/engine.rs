@@ -22,7 +22,7 @@ use super::filter;
 use super::kernel::Kernel;
 use super::mask::{best_mask, SparseMask};
 use super::method::{EngineStats, Method};
-use super::pipeline::{self, CHECK_HEAPS};
+use super::pipeline::{self, Valuer, CHECK_HEAPS};
 use super::scan::{self, Mirror, ScanStats};
 use super::Grundy;
 use crate::budget::{Meter, Stopped, Ticker};
@@ -32,8 +32,11 @@ use crate::games::octal::{OctalGame, OctalMoves};
 pub(crate) const DEFAULT_REVIEW_FROM: usize = 1024;
 /// Splits of one heap above which the full scan is shared between two threads.
 const PARALLEL_SPLITS: usize = 1 << 15;
-/// Heaps from which candidate testing values two heaps at a time on two threads.
+/// Heaps from which candidate testing values heaps on worker threads (without the filtered
+/// pass).
 const PARALLEL_HEAPS: usize = 1 << 15;
+/// Heaps valued by candidate testing on worker threads between two probes.
+const CANDIDATE_SEGMENT: usize = 4096;
 /// Heaps between two probes of candidate testing, with the default method.
 const PROBE_EVERY: usize = 64;
 /// Heaps from which the filtered pass spreads heaps over threads.
@@ -71,6 +74,8 @@ pub(crate) struct Engine {
     prefix: usize,
     /// Whether probes found candidate testing cheaper (with `prefix` 0).
     auto_candidates: bool,
+    /// The next heap is a probe, valued on this thread (after a segment on worker threads).
+    probe_due: bool,
     /// The parity of every splitting move's count, if they share one (the domain may count).
     split_parity: Option<usize>,
     /// The heap count at which the mask is next reviewed.
@@ -136,6 +141,7 @@ impl Engine {
             mirror,
             prefix,
             auto_candidates: true,
+            probe_due: false,
             split_parity,
             next_review,
             kernel,
@@ -169,7 +175,9 @@ impl Engine {
         stats.filtered_heaps = work.heaps;
         stats.filtered_passes = work.passes;
         stats.filtered_hits = work.hits;
-        stats.splits_scanned += work.splits;
+        stats.splits_scanned += work.splits + work.candidate_splits;
+        stats.candidate_heaps += work.candidate_heaps;
+        stats.candidates_rejected += work.candidates_rejected;
         stats
     }
 
@@ -193,16 +201,18 @@ impl Engine {
     }
 
     /// The bytes the tables sized by the heap count take for `heaps` heaps, about: 4 per value,
-    /// [`MIRROR_BYTES`] for each copy of the values as `u16` (the engine's, and one per worker of
-    /// the filtered pass), 4 per value handed between workers, and 8 per rare heap of the
+    /// [`MIRROR_BYTES`] for each copy of the values as `u16` (the engine's, and one per worker
+    /// thread), 4 per value handed between workers, and 8 per rare heap of the
     /// sparse-space method (at worst every heap).
     pub fn bytes_for(&self, heaps: usize) -> u64 {
-        let mirrors = match (&self.mirror, self.kernel) {
-            (None, _) => 0,
-            (Some(_), None) => 1,
-            (Some(_), Some(_)) => 1 + self.threads as u64,
+        // The engine's mirror, and with threads (the filtered pass, or candidate testing
+        // without it) one per worker and the values handed between them.
+        let threaded = self.mirror.is_some() && self.threads >= 2;
+        let mirrors = match &self.mirror {
+            None => 0,
+            Some(_) => 1 + if threaded { self.threads as u64 } else { 0 },
         };
-        let handed = if self.kernel.is_some() { 4 } else { 0 };
+        let handed = if threaded { 4 } else { 0 };
         let rare = if self.next_review == usize::MAX { 0 } else { 8 };
         (heaps as u64).saturating_mul(4 + MIRROR_BYTES * mirrors + handed + rare)
     }
@@ -231,13 +241,16 @@ impl Engine {
                 self.next_review = n.saturating_mul(2);
             }
             let last = upto.min(self.next_review.saturating_sub(1));
-            if self.filtering() && n >= PIPELINE_HEAPS && self.threads >= 2 && last > n {
+            if let Some((valuer, last)) = self.threaded(n, last) {
+                // The heaps valued here so far are counted before the workers' (a stop among
+                // theirs ends this call).
+                pace.flush(meter);
                 let (found, stopped) = pipeline::extend(
                     &self.values,
                     &self.rules,
                     last,
                     self.threads,
-                    self.scratch.kernel,
+                    valuer,
                     &mut self.workers,
                     meter,
                 );
@@ -252,28 +265,15 @@ impl Engine {
                 }
                 meter.set_done(self.values.len() as u64, total)?;
                 if progressed {
+                    // The heap after a segment of candidate testing is valued on this thread,
+                    // a probe (see `prefix_for`) that decides the next segment's way.
+                    self.probe_due = matches!(valuer, Valuer::Candidates { .. });
                     continue;
                 }
             }
-            if n >= PARALLEL_HEAPS
-                && self.threads >= 2
-                && !self.filtering()
-                && n < upto
-                && n + 1 != self.next_review
-                && self.sparse.is_none()
-                && self.mirror.is_some()
-                && self.rules.window() >= 2
-            {
-                let (v, w) = self.candidate_pair(n);
-                self.push(v);
-                self.push(w);
-                if pace.step(meter, 2, 2 * n as u64)? {
-                    meter.set_done(self.values.len() as u64, total)?;
-                }
-                continue;
-            }
             let v = self.value_of(n);
             self.push(v);
+            self.probe_due = false;
             if pace.step(meter, 1, n as u64)? {
                 meter.set_done(self.values.len() as u64, total)?;
             }
@@ -330,21 +330,34 @@ impl Engine {
         }
     }
 
-    /// The values of heaps `n` and `n + 1` by candidate testing, one on each thread; the window of
-    /// the rules must be at least 2 and the mirror on.
-    fn candidate_pair(&mut self, n: usize) -> (Grundy, Grundy) {
-        let m = self.mirror.as_ref().expect("candidate testing is on");
-        let (p1, p2) = (self.prefix_for(n), self.prefix_for(n + 1));
-        let (rules, bits) = (&self.rules, self.bits);
-        let (b1, b2) = (&mut self.bytes, &mut self.bytes2);
-        let (mut s1, mut s2) = (ScanStats::default(), ScanStats::default());
-        let (v, w) = rayon::join(
-            || scan::heap_value(m, rules, n, bits, p1, b1, &mut s1),
-            || scan::heap_value(m, rules, n + 1, bits, p2, b2, &mut s2),
-        );
-        self.learn(n, &s1);
-        self.learn(n + 1, &s2);
-        (v, w)
+    /// Whether heaps from `n` to `last` go to worker threads, how, and up to where: the
+    /// filtered pass from [`PIPELINE_HEAPS`] on where it runs; else, from [`PARALLEL_HEAPS`] on,
+    /// candidate testing (or scattering every split, as the last probe chose) in segments of
+    /// [`CANDIDATE_SEGMENT`] heaps, each followed by a probe; `None` on one thread, or when the
+    /// rules or the values allow neither.
+    fn threaded(&self, n: usize, last: usize) -> Option<(Valuer, usize)> {
+        if self.threads < 2 || last <= n || self.probe_due {
+            return None;
+        }
+        if self.filtering() {
+            return (n >= PIPELINE_HEAPS).then_some((Valuer::Filter(self.scratch.kernel), last));
+        }
+        let candidates = n >= PARALLEL_HEAPS
+            && self.sparse.is_none()
+            && self.mirror.is_some()
+            && self.rules.split3.is_empty()
+            && self.rules.window() >= 2;
+        if !candidates {
+            return None;
+        }
+        let prefix = match self.prefix {
+            0 if self.auto_candidates => scan::SAMPLE,
+            0 => usize::MAX,
+            p => p,
+        };
+        // The segment ends just before a multiple of the probe period: the next heap probes.
+        let end = (n + CANDIDATE_SEGMENT) / PROBE_EVERY * PROBE_EVERY - 1;
+        Some((Valuer::Candidates { prefix }, last.min(end)))
     }
 
     /// Chooses the mask with the fewest rare heaps so far, keeping it only if it pays.

@@ -65,6 +65,14 @@ pub(crate) struct Scratch {
     pub hits: u64,
     /// Splits looked at.
     pub splits: u64,
+    /// Candidate testing's table (for workers that value heaps that way).
+    scan_table: Vec<u8>,
+    /// Heaps valued by candidate testing, their candidates rejected and splits looked at.
+    pub candidate_heaps: u64,
+    /// Candidates found to be options.
+    pub candidates_rejected: u64,
+    /// Splits candidate testing looked at.
+    pub candidate_splits: u64,
 }
 
 impl Scratch {
@@ -79,6 +87,28 @@ impl Scratch {
         self.passes += other.passes;
         self.hits += other.hits;
         self.splits += other.splits;
+        self.candidate_heaps += other.candidate_heaps;
+        self.candidates_rejected += other.candidates_rejected;
+        self.candidate_splits += other.candidate_splits;
+    }
+
+    /// The value of heap `n` by candidate testing ([`scan::heap_value`]: `m` holds every value
+    /// it reaches, all below `1 << bits`), counted.
+    pub fn candidates(
+        &mut self,
+        m: &Mirror,
+        rules: &OctalMoves,
+        n: usize,
+        bits: u32,
+        prefix: usize,
+    ) -> Grundy {
+        let mut stats = super::scan::ScanStats::default();
+        let v =
+            super::scan::heap_value(m, rules, n, bits, prefix, &mut self.scan_table, &mut stats);
+        self.candidate_heaps += 1;
+        self.candidates_rejected += stats.rejected;
+        self.candidate_splits += stats.splits;
+        v
     }
 }
 

@@ -9,7 +9,7 @@
 
 use super::filter::{guess, unit_values, Scratch, MAX_BITS};
 use super::kernel::Kernel;
-use super::scan::Mirror;
+use super::scan::{self, Mirror};
 use super::Grundy;
 use crate::budget::{Meter, Stopped, Ticker};
 use crate::games::octal::OctalMoves;
@@ -27,6 +27,30 @@ const PENDING: u32 = u32::MAX;
 /// unit per split looked at; the clock is read after [`Ticker::WORK`] of it too). Work of
 /// fewer heaps, and less work, always finishes.
 pub(crate) const CHECK_HEAPS: u64 = 64;
+
+/// How the workers value their heaps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Valuer {
+    /// The filtered pass with this kernel (pairs of heaps in one pass where the rules allow).
+    Filter(Kernel),
+    /// Candidate testing after scattering `prefix` splits per splitting move (see
+    /// [`scan::heap_value`]), a heap at a time: for CPUs without a vector kernel.
+    Candidates {
+        /// Splits scattered first (`usize::MAX`: all of them).
+        prefix: usize,
+    },
+}
+
+impl Valuer {
+    /// Values at or above `1 << bits` stop the workers (the engine carries on without them).
+    fn max_bits(self) -> u32 {
+        match self {
+            Valuer::Filter(_) => MAX_BITS,
+            // The scan works on `u16` values below 2^15.
+            Valuer::Candidates { .. } => scan::VALUE_BOUND.trailing_zeros(),
+        }
+    }
+}
 
 /// Worker threads' copies of the values, kept between calls of [`extend`].
 #[derive(Debug, Clone, Default)]
@@ -47,16 +71,16 @@ impl Workers {
 }
 
 /// The values of heaps `values.len()..=upto` on `threads` threads (at most `rules.window()`, at
-/// least 2) with `kernel`, given every value of the heaps below, spending `meter` (each worker
+/// least 2) by `valuer`, given every value of the heaps below, spending `meter` (each worker
 /// ticks it and reads its clock every few milliseconds). Stops early, returning the values found
-/// so far (in order), at the first heap whose options reach `1 << MAX_BITS`, or when the meter
-/// stops (returned too).
+/// so far (in order), at the first heap whose options reach `1 << valuer.max_bits()`, or when
+/// the meter stops (returned too).
 pub(crate) fn extend(
     values: &[Grundy],
     rules: &OctalMoves,
     upto: usize,
     threads: usize,
-    kernel: Kernel,
+    valuer: Valuer,
     workers: &mut Workers,
     meter: &Meter,
 ) -> (Vec<Grundy>, Option<Stopped>) {
@@ -64,6 +88,10 @@ pub(crate) fn extend(
     let window = rules.window();
     debug_assert!(threads >= 2 && threads <= window && from >= window);
     workers.mirrors.resize_with(threads, Mirror::default);
+    let kernel = match valuer {
+        Valuer::Filter(kernel) => kernel,
+        Valuer::Candidates { .. } => Kernel::Scalar,
+    };
     workers.scratch.resize_with(threads, || Scratch::new(kernel));
     for s in &mut workers.scratch {
         s.kernel = kernel;
@@ -78,7 +106,7 @@ pub(crate) fn extend(
             let handoff = &handoff;
             let mut job = move || {
                 let mut pace = Ticker::every(CHECK_HEAPS);
-                work(from, rules, mirror, scratch, handoff, meter, &mut pace);
+                work(from, rules, valuer, mirror, scratch, handoff, meter, &mut pace);
                 // Done, or stopped: the last heaps are counted, and a limit reached now stops
                 // nothing more.
                 pace.flush(meter);
@@ -277,6 +305,7 @@ impl Handoff {
 fn work(
     from: usize,
     rules: &OctalMoves,
+    valuer: Valuer,
     mirror: &mut Mirror,
     s: &mut Scratch,
     handoff: &Handoff,
@@ -304,7 +333,7 @@ fn work(
     // so that each worker's values are due about half a pass before the other needs them.
     // Otherwise (.07: `reach` 3) a pair would wait for the pair before it, and unit `u` is heap
     // `from + u` alone.
-    let pairs = reach >= 4;
+    let pairs = reach >= 4 && matches!(valuer, Valuer::Filter(_));
     let mut watch = Watch::new();
     loop {
         let unit = handoff.claim();
@@ -316,24 +345,35 @@ fn work(
             break;
         }
         let last = if pairs && unit > 0 { (n + 1).min(end - 1) } else { n };
-        let need = (last + 1).saturating_sub(reach).max(from);
+        // A filtered pass starts with the values its splits reach; candidate testing needs
+        // every value the heap reaches.
+        let first_need = if pairs || matches!(valuer, Valuer::Filter(_)) { reach } else { window };
+        let need = (last + 1).saturating_sub(first_need).max(from);
         if !catch_up(mirror, need, handoff, &mut bits, &mut watch.waited) {
             return;
         }
         let used = bits.max(6);
-        if used > MAX_BITS {
+        if used > valuer.max_bits() {
             handoff.halt();
             return;
         }
-        let guess = guess(mirror.values());
-        let waited = &mut watch.waited;
-        let wait = |mirror: &mut Mirror| {
-            let need = (last + 1).saturating_sub(window).max(from);
-            // A value the pass did not allow for stops the pipeline too: the engine carries on
-            // from the values found.
-            catch_up(mirror, need, handoff, &mut bits, waited) && bits <= used
+        let values = match valuer {
+            Valuer::Filter(_) => {
+                let guess = guess(mirror.values());
+                let waited = &mut watch.waited;
+                let wait = |mirror: &mut Mirror| {
+                    let need = (last + 1).saturating_sub(window).max(from);
+                    // A value the pass did not allow for stops the pipeline too: the engine
+                    // carries on from the values found.
+                    catch_up(mirror, need, handoff, &mut bits, waited) && bits <= used
+                };
+                unit_values(mirror, rules, n..=last, used, guess, wait, s)
+            }
+            Valuer::Candidates { prefix } => {
+                Some(vec![s.candidates(mirror, rules, n, used, prefix)])
+            }
         };
-        let Some(values) = unit_values(mirror, rules, n..=last, used, guess, wait, s) else {
+        let Some(values) = values else {
             handoff.halt();
             return;
         };
