@@ -148,12 +148,19 @@ impl<B: Bits> GravitySolver<B> {
     }
 
     pub(super) fn allocate(&mut self, meter: &Meter, touch: bool) -> Search<()> {
+        /// The least time left for which a lazily written table asks for huge pages (see
+        /// `pages::Zeroed::new`): a fault on one can stall for milliseconds, and a search of
+        /// under a few seconds gains too little from them to pay that.
+        const HUGE_PAGES_FROM: std::time::Duration = std::time::Duration::from_secs(5);
         if self.table.is_none() {
             let (kb, vb) = (self.key_bits(), self.value_bits());
             let (bits, entry) = Table::<B>::shape(self.table_bytes, kb, vb);
             self.reserved = Some(meter.reserve(Table::<B>::bytes(bits, entry) as u64)?);
             let kept = if self.reuse_table { spare::take(&self.board, bits, entry) } else { None };
-            let table = kept.unwrap_or_else(|| Table::new(bits, entry, kb, vb, touch));
+            // Huge pages only for a job with the time to amortise their faults' stalls.
+            let left = meter.budget().timeout.saturating_sub(meter.elapsed());
+            let huge = left >= HUGE_PAGES_FROM;
+            let table = kept.unwrap_or_else(|| Table::new(bits, entry, kb, vb, touch, huge));
             self.table = Some(Arc::new(table));
         }
         Ok(())

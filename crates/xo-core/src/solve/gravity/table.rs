@@ -72,20 +72,25 @@ impl<B: Bits> Table<B> {
     }
 
     /// A table of zeros; `touch` writes every page now (instead of at first use: a query then
-    /// pays no page faults, but the allocation takes as long as writing the table).
+    /// pays no page faults, but the allocation takes as long as writing the table); `huge` asks
+    /// for huge pages (see [`Zeroed::new`]).
     pub(super) fn new(
         bits: u32,
         entry: usize,
         key_bits: u32,
         value_bits: u32,
         touch: bool,
+        huge: bool,
     ) -> Self {
+        // A table written now is worth its huge pages (a benchmark's, a server's).
+        let huge = huge || touch;
         fn zeros<T: bytemuck::Zeroable + Sync>(
             len: usize,
             touch: bool,
+            huge: bool,
             clear: impl Fn(&T),
         ) -> Zeroed<T> {
-            let v = Zeroed::new(len);
+            let v = Zeroed::new(len, huge);
             if touch {
                 v.iter().for_each(clear);
             }
@@ -93,13 +98,24 @@ impl<B: Bits> Table<B> {
         }
         let len = 1usize << bits;
         let paired = key_bits.saturating_sub(bits - 1) + value_bits + STONES_BITS <= 64;
+        let (t, h) = (touch, huge);
         let entries = match entry {
-            4 => Entries::Narrow(zeros(len, touch, |e: &AtomicU32| e.store(0, Relaxed))),
-            8 if paired => Entries::Paired(zeros(len, touch, |e: &AtomicU64| e.store(0, Relaxed))),
-            8 => Entries::Wide(zeros(len, touch, |e: &AtomicU64| e.store(0, Relaxed))),
-            _ => Entries::Huge(zeros(len, touch, |e: &[AtomicU64; 2]| e[0].store(0, Relaxed))),
+            4 => Entries::Narrow(zeros(len, t, h, |e: &AtomicU32| e.store(0, Relaxed))),
+            8 if paired => Entries::Paired(zeros(len, t, h, |e: &AtomicU64| e.store(0, Relaxed))),
+            8 => Entries::Wide(zeros(len, t, h, |e: &AtomicU64| e.store(0, Relaxed))),
+            _ => Entries::Huge(zeros(len, t, h, |e: &[AtomicU64; 2]| e[0].store(0, Relaxed))),
         };
         Table { entries, word: PhantomData, bits, key_bits, value_bits }
+    }
+
+    /// Whether the table's memory asked for huge pages.
+    #[cfg(test)]
+    pub(super) fn huge_pages(&self) -> bool {
+        match &self.entries {
+            Entries::Narrow(e) => e.huge_pages(),
+            Entries::Paired(e) | Entries::Wide(e) => e.huge_pages(),
+            Entries::Huge(e) => e.huge_pages(),
+        }
     }
 
     /// The table's `(bits, entry)`: `2^bits` entries of `entry` bytes.
