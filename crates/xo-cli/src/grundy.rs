@@ -100,16 +100,36 @@ pub fn write_text(r: &SequenceReport, out: &mut impl Write) -> std::io::Result<(
     Ok(())
 }
 
-/// Plots the values against n into `path`: PNG if it ends in `.png`, otherwise SVG.
+/// Plots the values against n into `path`: PNG if it ends in `.png`, otherwise SVG. The image is
+/// drawn in memory and written through the store's atomic writer, like every output of xo: only
+/// a regular file (or none) is replaced, never through a symbolic link, a FIFO or a device.
 pub fn plot(r: &SequenceReport, path: &Path) -> Result<()> {
+    let context = || format!("cannot write the plot to {}", path.display());
     let png = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"));
-    let result = if png {
-        // Bitmap text needs a font library; the PNG plot carries no text.
-        draw(BitMapBackend::new(path, (1200, 600)).into_drawing_area(), r, false)
-    } else {
-        draw(SVGBackend::new(path, (1200, 600)).into_drawing_area(), r, true)
-    };
-    result.with_context(|| format!("cannot write the plot to {}", path.display()))
+    let bytes = if png { png_plot(r) } else { svg_plot(r) }.with_context(context)?;
+    let mut file = xo_store::file::AtomicFile::create(path).with_context(context)?;
+    file.write_all(&bytes).with_context(context)?;
+    file.commit().with_context(context)
+}
+
+/// The plot's size in pixels.
+const PLOT_SIZE: (u32, u32) = (1200, 600);
+
+fn svg_plot(r: &SequenceReport) -> Result<Vec<u8>> {
+    let mut svg = String::new();
+    draw(SVGBackend::with_string(&mut svg, PLOT_SIZE).into_drawing_area(), r, true)?;
+    Ok(svg.into_bytes())
+}
+
+fn png_plot(r: &SequenceReport) -> Result<Vec<u8>> {
+    let (w, h) = PLOT_SIZE;
+    let mut rgb = vec![0u8; 3 * w as usize * h as usize];
+    // Bitmap text needs a font library; the PNG plot carries no text.
+    draw(BitMapBackend::with_buffer(&mut rgb, PLOT_SIZE).into_drawing_area(), r, false)?;
+    let image = image::RgbImage::from_raw(w, h, rgb).context("the plot's pixels")?;
+    let mut png = std::io::Cursor::new(Vec::new());
+    image.write_to(&mut png, image::ImageOutputFormat::Png).context("encoding the PNG")?;
+    Ok(png.into_inner())
 }
 
 fn draw<DB: DrawingBackend>(
@@ -149,6 +169,7 @@ where
 
 /// Runs `xo grundy`: computes, prints text or JSON to `out`, and plots if asked.
 pub fn run(args: &GrundyArgs, out: &mut impl Write) -> Result<()> {
+    check_plot(args)?;
     let r = match compute(args)? {
         Ok(r) => r,
         Err(unknown) => {
@@ -177,6 +198,16 @@ pub fn run(args: &GrundyArgs, out: &mut impl Write) -> Result<()> {
     out.flush().context("cannot write the answer")?;
     if let Some(path) = &args.plot {
         plot(&r, path)?;
+    }
+    Ok(())
+}
+
+/// Refuses a plot file that could not be written (a link, a FIFO, a device, a missing folder)
+/// before any work is done.
+pub fn check_plot(args: &GrundyArgs) -> Result<()> {
+    if let Some(path) = &args.plot {
+        xo_store::file::check_output(path)
+            .with_context(|| format!("cannot write the plot to {}", path.display()))?;
     }
     Ok(())
 }

@@ -88,6 +88,46 @@ fn plots_svg_and_png() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Issue 46: the plot went to plotters' own file writer, which wrote through a symbolic link
+/// (overwriting its target), waited forever on a FIFO (past `--timeout`), wrote to `/dev/null`
+/// and reported a missing folder as "backend error: Drawing backend error: ...". Now the plot is
+/// written by the store's atomic writer, and a path it cannot write is refused before any work.
+#[test]
+fn a_plot_is_written_only_where_a_regular_file_may_be() {
+    let dir = xo_test_support::dirs::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let mut refused = vec![at("no/such/folder.svg")];
+    #[cfg(unix)]
+    {
+        std::fs::write(dir.path().join("target.txt"), "keep").unwrap();
+        std::os::unix::fs::symlink(dir.path().join("target.txt"), dir.path().join("link.svg"))
+            .unwrap();
+        assert!(Command::new("mkfifo").arg(at("fifo.svg")).status().unwrap().success());
+        refused.extend([at("link.svg"), at("fifo.svg"), "/dev/null".to_string()]);
+    }
+    for path in &refused {
+        // A node budget of 1 would stop any work (exit 3): the refusal comes first (exit 2).
+        let o = xo(&["grundy", "kayles", "--upto", "100000", "--max-nodes", "1", "--plot", path]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{path}: {err}");
+        assert!(err.starts_with(&format!("xo: error: cannot write the plot to {path}: ")), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(!err.contains("backend"), "{err}");
+    }
+    #[cfg(unix)]
+    assert_eq!(std::fs::read_to_string(dir.path().join("target.txt")).unwrap(), "keep");
+    // A plot that can be written is, and nothing else is left beside it.
+    let o = xo(&["grundy", "kayles", "--upto", "100", "--plot", &at("ok.svg")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::read_to_string(dir.path().join("ok.svg")).unwrap().starts_with("<svg"));
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("ok.svg"))
+        .collect();
+    assert_eq!(names, ["ok.svg"]);
+}
+
 /// Found by the request fuzz target: .78's splits cost far more than the engine's work estimate,
 /// so a short sequence never read the clock or ticked the meter (2,808 heaps ran past a 2 s
 /// budget in the fuzzer's build). The node budget now stops it (heaps are ticked every 64).
