@@ -486,3 +486,24 @@ fn page_writes_a_static_copy() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("cannot write the page"));
 }
+
+/// Issue 46: `xo page --out DIR` wrote through a symbolic link inside DIR (a link `index.html`
+/// to a file outside was overwritten). Every file now goes through the store's atomic writer,
+/// all names checked before the first is written.
+#[cfg(unix)]
+#[test]
+fn page_writes_through_no_link() {
+    let dir = xo_test_support::dirs::tempdir().unwrap();
+    let (out_dir, outside) = (dir.path().join("out"), dir.path().join("outside.txt"));
+    std::fs::create_dir(&out_dir).unwrap();
+    std::fs::write(&outside, "keep").unwrap();
+    std::os::unix::fs::symlink(&outside, out_dir.join("worker.js")).unwrap();
+    let out = xo(&["page", "--out", out_dir.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("worker.js is a symbolic link, not a regular file"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep");
+    // Nothing was written: the names are checked before the first file.
+    assert!(!out_dir.join("index.html").exists());
+}

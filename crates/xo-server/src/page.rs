@@ -33,7 +33,9 @@ const POLICY: &str = "default-src 'self'; script-src 'self' 'unsafe-inline' 'was
      worker-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:";
 
 /// Writes the page's files into `dir` (created when missing), ready for any static file host:
-/// with no xo server behind it the page answers every question in the browser.
+/// with no xo server behind it the page answers every question in the browser. Each file goes
+/// through the store's atomic writer: it replaces only a regular file (or none), never through a
+/// symbolic link, a FIFO or a device, and every name is checked before the first is written.
 ///
 /// ```
 /// let dir = std::env::temp_dir().join(format!("xo-page-doc-{}", std::process::id()));
@@ -42,16 +44,22 @@ const POLICY: &str = "default-src 'self'; script-src 'self' 'unsafe-inline' 'was
 /// assert!(dir.join("xo_wasm_bg.wasm").is_file());
 /// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
-pub fn write_static(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
-    std::fs::create_dir_all(dir)?;
-    FILES
-        .iter()
-        .map(|(name, _, bytes)| {
-            let path = dir.join(name);
-            std::fs::write(&path, bytes)?;
-            Ok(path)
-        })
-        .collect()
+pub fn write_static(
+    dir: &std::path::Path,
+) -> Result<Vec<std::path::PathBuf>, xo_store::StoreError> {
+    use std::io::Write;
+    use xo_store::file::{check_output, AtomicFile};
+    std::fs::create_dir_all(dir).map_err(|e| xo_store::StoreError::io("create", dir, e))?;
+    let paths: Vec<_> = FILES.iter().map(|(name, _, _)| dir.join(name)).collect();
+    for path in &paths {
+        check_output(path)?;
+    }
+    for (path, (_, _, bytes)) in paths.iter().zip(FILES) {
+        let mut file = AtomicFile::create(path)?;
+        file.write_all(bytes).map_err(|e| xo_store::StoreError::io("write", path, e))?;
+        file.commit()?;
+    }
+    Ok(paths)
 }
 
 fn file(name: &str) -> Response {
