@@ -28,7 +28,9 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
-pub(crate) mod blocks;
+// The walk the AVX2 and NEON kernels share (unused where neither can run).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod blocks;
 mod choice;
 mod neon;
 
