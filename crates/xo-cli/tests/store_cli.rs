@@ -5,7 +5,10 @@
 //! naming the file (nothing else touched, nothing left behind, no hang), or handled as documented.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+#[cfg(unix)]
+use std::process::{Command, Stdio};
+#[cfg(unix)]
 use std::time::{Duration, Instant};
 use xo_test_support::bin;
 use xo_test_support::dirs::arg as s;
@@ -15,6 +18,7 @@ fn xo(args: &[&str]) -> Output {
 }
 
 /// `xo ARGS`, failing the test if it runs past `limit` (a hang).
+#[cfg(unix)]
 fn xo_within(args: &[&str], limit: Duration) -> Output {
     let cmd = bin::command(env!("CARGO_BIN_EXE_xo"), args);
     let run =
@@ -121,6 +125,19 @@ fn a_database_folder_keeps_its_game() {
     assert!(db.join("xo-db.toml").exists());
 }
 
+/// Stops `child` (SIGSTOP) so that it keeps its lock for as long as the test needs, and says
+/// whether it was still running (a writer that had already finished held no lock to test).
+#[cfg(unix)]
+fn hold(child: &mut std::process::Child) -> bool {
+    let stopped = Command::new("kill").args(["-STOP", &child.id().to_string()]).status();
+    assert!(stopped.unwrap().success(), "kill -STOP");
+    child.try_wait().unwrap().is_none()
+}
+
+/// Issue 46: this test passed asserting nothing when the first writer finished before the
+/// second tried (`if running { refused(..) }`). The first writer is now stopped, lock held, as
+/// soon as its lock appears, and a first writer that had already ended fails the test.
+#[cfg(unix)]
 #[test]
 fn a_second_writer_fails_at_once_naming_the_lock() {
     let dir = xo_test_support::dirs::tempdir().unwrap();
@@ -132,37 +149,33 @@ fn a_second_writer_fails_at_once_naming_the_lock() {
         .spawn()
         .unwrap();
     let started = Instant::now();
+    // The manifest is written with the lock held (the lock file alone may not be locked yet).
     while !db.join("xo-db.toml").exists() && started.elapsed() < Duration::from_secs(20) {
-        std::thread::sleep(Duration::from_millis(5));
+        std::thread::sleep(Duration::from_millis(2));
     }
+    assert!(hold(&mut first), "the first solve ended before its lock could be tested");
     let second =
         xo_within(&["solve", "mnk:4,4,3", "--strong", "--db", s(&db)], Duration::from_secs(20));
-    let running = first.try_wait().unwrap().is_none();
     first.kill().unwrap();
     first.wait().unwrap();
-    if running {
-        refused(&second, "xo-db.lock");
-    }
+    refused(&second, "xo-db.lock");
     // A book: its journal is the lock.
     let book = dir.path().join("c.book");
-    let mut first = Command::new(env!("CARGO_BIN_EXE_xo"))
-        .args(["book", "connect:5,5,4", "--depth", "6", "--out", s(&book)])
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+    let args = ["book", "connect:5,5,4", "--depth", "7", "--out", s(&book)];
+    let mut first =
+        Command::new(env!("CARGO_BIN_EXE_xo")).args(args).stdout(Stdio::null()).spawn().unwrap();
     let partial = dir.path().join("c.book.partial");
     let started = Instant::now();
-    while !partial.exists() && started.elapsed() < Duration::from_secs(20) {
-        std::thread::sleep(Duration::from_millis(5));
+    // The journal's first bytes are written with it locked.
+    let written = || std::fs::metadata(&partial).is_ok_and(|m| m.len() > 0);
+    while !written() && started.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(2));
     }
-    let args = ["book", "connect:5,5,4", "--depth", "6", "--out", s(&book)];
+    assert!(hold(&mut first), "the first book build ended before its lock could be tested");
     let second = xo_within(&args, Duration::from_secs(20));
-    let running = first.try_wait().unwrap().is_none();
     first.kill().unwrap();
     first.wait().unwrap();
-    if running {
-        refused(&second, "c.book.partial");
-    }
+    refused(&second, "c.book.partial");
     // The killed build's journal is taken over and resumed.
     let out = xo(&args);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
