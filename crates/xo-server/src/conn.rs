@@ -137,8 +137,8 @@ fn closing(error: ApiError) -> Response<Body> {
 
 /// Reads the whole body of `request` within `limits`: the request with its body in memory, or the
 /// refusal to send (413 too large, 408 too slow, 400 unreadable). A body over the limit is read
-/// on and dropped (up to sixteen times the limit, within the time) so that the client, still
-/// sending, reads the 413 rather than a reset connection.
+/// on and dropped (up to sixteen times the limit, for at most half a second more) so that the
+/// client, still sending, reads the 413 rather than a reset connection.
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -179,8 +179,11 @@ where
     }
     let mut body = std::pin::pin!(body);
     let (mut kept, mut read) = (Vec::new(), 0u64);
+    // Once the body is past the limit it is drained only briefly: a client that stops sending
+    // (a chunked body with no end in sight) gets its 413 now, not at the body timeout.
+    let mut until = deadline;
     loop {
-        let frame = match tokio::time::timeout_at(deadline, body.frame()).await {
+        let frame = match tokio::time::timeout_at(until, body.frame()).await {
             Ok(None) => break,
             Ok(Some(Ok(frame))) => frame,
             Ok(Some(Err(e))) => {
@@ -205,6 +208,8 @@ where
         }
         if read <= max {
             kept.extend_from_slice(&data);
+        } else if until == deadline {
+            until = deadline.min(tokio::time::Instant::now() + DRAIN_GRACE);
         }
     }
     if read > max {
@@ -216,3 +221,5 @@ where
 
 /// How many times the body limit a body over it is read on (and dropped) for.
 const DRAIN: u64 = 16;
+/// How long a body over the limit is read on (and dropped) for, at most.
+const DRAIN_GRACE: Duration = Duration::from_millis(500);

@@ -149,6 +149,31 @@ fn stalled_and_trickling_bodies_get_408_and_are_closed() {
     assert!(text.starts_with("HTTP/1.1 200"), "{text:?}");
 }
 
+/// Issue 46: a chunked body past the limit got its 413 only at the body timeout when the client
+/// kept the body open. It is drained for half a second at most, then refused.
+#[test]
+fn a_chunked_body_past_the_limit_is_refused_without_waiting_for_its_end() {
+    use std::io::Write;
+    let server = Server::start(&["--body-timeout", "30"]);
+    let mut s = std::net::TcpStream::connect(server.addr).unwrap();
+    let head = "POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+                Transfer-Encoding: chunked\r\n\r\n";
+    s.write_all(head.as_bytes()).unwrap();
+    // 1.5 MiB in chunks of 64 KiB (the limit is 1 MiB), and no last chunk: the body stays open.
+    let chunk = vec![b' '; 64 << 10];
+    for _ in 0..24 {
+        s.write_all(format!("{:x}\r\n", chunk.len()).as_bytes()).unwrap();
+        s.write_all(&chunk).unwrap();
+        s.write_all(b"\r\n").unwrap();
+    }
+    let started = Instant::now();
+    // The test's bound is well below the 30 s body timeout the server was given.
+    let (text, closed) = read_until_closed(&mut s, Duration::from_secs(10));
+    assert!(text.starts_with("HTTP/1.1 413"), "{text:?}");
+    assert!(closed, "the connection is still open: {text:?}");
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+}
+
 #[test]
 fn stalled_bodies_do_not_starve_other_clients() {
     // Bodies may take a minute, yet four stalled ones do not hold the four connections.
