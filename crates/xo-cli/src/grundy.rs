@@ -189,6 +189,11 @@ pub fn run(args: &GrundyArgs, out: &mut impl Write) -> Result<()> {
             return Err(OverBudget::from(unknown.stopped).into());
         }
     };
+    // The plot first: a reader that closes the pipe early (`| head -1`) ends the printing, not
+    // the plot asked for.
+    if let Some(path) = &args.plot {
+        plot(&r, path)?;
+    }
     if args.json {
         let json = serde_json::to_string(&r).context("cannot write JSON")?;
         writeln!(out, "{json}").context("cannot write the answer")?;
@@ -196,9 +201,6 @@ pub fn run(args: &GrundyArgs, out: &mut impl Write) -> Result<()> {
         write_text(&r, out).context("cannot write the answer")?;
     }
     out.flush().context("cannot write the answer")?;
-    if let Some(path) = &args.plot {
-        plot(&r, path)?;
-    }
     Ok(())
 }
 

@@ -128,6 +128,15 @@ fn a_plot_is_written_only_where_a_regular_file_may_be() {
         .filter(|n| n.starts_with("ok.svg"))
         .collect();
     assert_eq!(names, ["ok.svg"]);
+    // A reader that closes the pipe at once still gets the plot written (exit 0, quietly).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xo"))
+        .args(["grundy", "kayles", "--upto", "100000", "--plot", &at("piped.svg")])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    assert!(child.wait().unwrap().success());
+    assert!(std::fs::read_to_string(dir.path().join("piped.svg")).unwrap().starts_with("<svg"));
 }
 
 /// Found by the request fuzz target: .78's splits cost far more than the engine's work estimate,
