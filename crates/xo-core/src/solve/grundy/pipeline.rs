@@ -347,7 +347,7 @@ fn work(
         let last = if pairs && unit > 0 { (n + 1).min(end - 1) } else { n };
         // A filtered pass starts with the values its splits reach; candidate testing needs
         // every value the heap reaches.
-        let first_need = if pairs || matches!(valuer, Valuer::Filter(_)) { reach } else { window };
+        let first_need = if matches!(valuer, Valuer::Filter(_)) { reach } else { window };
         let need = (last + 1).saturating_sub(first_need).max(from);
         if !catch_up(mirror, need, handoff, &mut bits, &mut watch.waited) {
             return;
