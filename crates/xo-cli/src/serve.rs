@@ -59,6 +59,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds,
           allow_hyphen_values = true)]
     pub body_timeout: Duration,
+    /// Seconds a client has to take any of an answer sent to it (the connection is closed
+    /// then, and the answer dropped).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds,
+          allow_hyphen_values = true)]
+    pub send_timeout: Duration,
     /// Connections open at once; beyond that, a new one closes the one that has waited longest
     /// for its client (headers, body or next request), or waits while every one computes.
     #[arg(long, value_name = "N", default_value_t = 4096,
@@ -78,6 +83,7 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
         cache_bytes: usize::try_from(args.cache_mib << 20).unwrap_or(usize::MAX),
         header_timeout: args.header_timeout,
         body_timeout: args.body_timeout,
+        send_timeout: args.send_timeout,
         max_connections: args.max_connections as usize,
         ..Config::default()
     };

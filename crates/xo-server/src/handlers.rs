@@ -8,6 +8,7 @@ use crate::cache::AnswerCache;
 use crate::error::ApiError;
 use crate::jobs::Pool;
 use crate::params::Params;
+use crate::send::{render, InFlight, RenderError};
 use crate::Config;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -26,6 +27,7 @@ pub struct AppState {
     config: Config,
     pool: Pool,
     cache: AnswerCache,
+    in_flight: InFlight,
 }
 
 impl AppState {
@@ -33,7 +35,10 @@ impl AppState {
     pub fn new(config: Config) -> AppState {
         let pool = Pool::new(config.workers, config.queue);
         let cache = AnswerCache::new(config.cache_bytes);
-        AppState { config, pool, cache }
+        // Bodies on their way: as much memory as the workers may take computing.
+        let workers = config.workers.max(1) as u64;
+        let in_flight = InFlight::new(config.budget.memory_bytes.saturating_mul(workers));
+        AppState { config, pool, cache, in_flight }
     }
 }
 
@@ -50,6 +55,11 @@ fn to_json(value: &impl Serialize) -> Result<String, ApiError> {
 
 /// A JSON body with its status and the time spent (`server-timing`).
 fn body_response(status: StatusCode, body: String, started: Instant) -> Response {
+    timed(status, axum::body::Body::from(body), started)
+}
+
+/// [`body_response`] for a body of any kind.
+fn timed(status: StatusCode, body: axum::body::Body, started: Instant) -> Response {
     let mut response = (status, [(header::CONTENT_TYPE, "application/json")], body).into_response();
     let timing = format!("app;dur={:.3}", started.elapsed().as_secs_f64() * 1000.0);
     if let Ok(v) = HeaderValue::from_str(&timing) {
@@ -169,24 +179,36 @@ async fn respond(state: Arc<AppState>, query: Query, meter: Meter, started: Inst
     }
     let query = Arc::new(query);
     let asked = query.clone();
-    match state.pool.run(&meter, move |m| answer(&asked, m)).await {
+    // The answer and its JSON, both on the worker and within the request's budget.
+    let work = move |m: &Meter| {
+        let answer = answer(&asked, m)?;
+        match render(&answer, m) {
+            Ok(body) => Ok(Ok((answer.stopped().is_some(), body))),
+            Err(RenderError::Stopped(stopped)) => Err(stopped),
+            Err(RenderError::Failed(e)) => Ok(Err(e)),
+        }
+    };
+    let (status, body) = match state.pool.run(&meter, work).await {
         // A best move found by the look-ahead after the budget ran out: the report, as over
         // budget.
-        Ok(Ok(answer)) if answer.stopped().is_some() => {
-            json_response(StatusCode::UNPROCESSABLE_ENTITY, &answer, started)
-        }
-        Ok(Ok(answer)) => match to_json(&answer) {
-            Ok(body) => {
-                if cached {
-                    state.cache.put(key, Arc::from(body.as_str()));
-                }
-                body_response(StatusCode::OK, body, started)
+        Ok(Ok(Ok((true, body)))) => (StatusCode::UNPROCESSABLE_ENTITY, body),
+        Ok(Ok(Ok((false, body)))) => {
+            if cached {
+                state.cache.put(key, Arc::from(body.as_str()));
             }
-            Err(e) => e.into_response(),
-        },
-        Ok(Err(stopped)) => {
-            json_response(StatusCode::UNPROCESSABLE_ENTITY, &query.unanswered(&stopped), started)
+            (StatusCode::OK, body)
         }
+        Ok(Ok(Err(e))) | Err(e) => return e.into_response(),
+        Ok(Err(stopped)) => {
+            return json_response(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &query.unanswered(&stopped),
+                started,
+            )
+        }
+    };
+    match state.in_flight.hold(body) {
+        Ok(body) => timed(status, body, started),
         Err(e) => e.into_response(),
     }
 }

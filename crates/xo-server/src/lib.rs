@@ -24,6 +24,7 @@ mod jobs;
 pub mod load;
 pub mod page;
 mod params;
+mod send;
 
 pub use conn::{read_body, BodyLimits, Connections};
 pub use database::{Database, DatabaseError};
@@ -69,6 +70,9 @@ pub struct Config {
     /// Connections open at once; when all are open, a new one takes the place of the one that
     /// has waited longest for its client.
     pub max_connections: usize,
+    /// The time a client has to take any of the bytes sent to it (the connection is closed
+    /// after, and what it was being sent dropped).
+    pub send_timeout: Duration,
 }
 
 impl Default for Config {
@@ -89,6 +93,7 @@ impl Default for Config {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             max_connections: 4096,
+            send_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -117,12 +122,12 @@ pub fn app(config: Config) -> Router {
 /// Serves [`app`] on `listener` until Ctrl-C. Each connection must send a request's headers
 /// within [`Config::header_timeout`] (so idle or trickling connections are closed) and its body
 /// within [`Config::body_timeout`] (read whole, at most [`Config::max_body`] bytes, before the
-/// request is routed). At most [`Config::max_connections`] are open at once: beyond that, a new
+/// request is routed), and must take what it is sent within [`Config::send_timeout`]. At most [`Config::max_connections`] are open at once: beyond that, a new
 /// connection closes the one that has waited longest for its client (never one whose request
 /// computes), and waits only while every open connection computes.
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
-    let header_timeout = config.header_timeout;
+    let (header_timeout, send_timeout) = (config.header_timeout, config.send_timeout);
     let limits = BodyLimits { max_body: config.max_body, timeout: config.body_timeout };
     let open = Arc::new(tokio::sync::Semaphore::new(config.max_connections.max(1)));
     let connections = Arc::new(Connections::default());
@@ -183,7 +188,10 @@ pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_timeout)
-                .serve_connection(TokioIo::new(stream), service);
+                .serve_connection(
+                    send::SendTimeout::new(TokioIo::new(stream), send_timeout),
+                    service,
+                );
             tokio::select! {
                 _ = connection => {}
                 _ = evict.notified() => {}

@@ -206,3 +206,43 @@ fn stalled_bodies_do_not_starve_other_clients() {
         assert_eq!(server.get("/api/games").0, 200);
     }
 }
+
+/// An answer is counted with its JSON against the request's memory budget (#46: a 120 MB body
+/// of `/api/grundy` was built beyond the 256 MiB budget): Kayles to 12,000,000 heaps has 48 MB
+/// of values and 24 MB of JSON, together over 64 MiB; to 6,000,000, half that, within it.
+#[test]
+fn an_answer_and_its_json_must_fit_the_memory_budget() {
+    let server = Server::start(&["--memory-mib", "64"]);
+    let (status, body) = server.get("/api/grundy?game=kayles&upto=12000000");
+    assert_eq!(status, 422, "{}", &body[..body.len().min(300)]);
+    assert!(body.contains("memory") && body.contains("bytes of JSON"), "{body}");
+    let (status, body) = server.get("/api/grundy?game=kayles&upto=6000000");
+    assert_eq!(status, 200, "{}", &body[..body.len().min(300)]);
+    assert!(body.len() > 12_000_000, "{}", body.len());
+}
+
+/// A client that does not read what it asked for is cut off after the send timeout, and what it
+/// was being sent dropped (#46: such clients grew the server to 3.35 GB). The test's client
+/// stays idle on purpose: the wait is the behaviour under test, not a wait for a condition.
+#[test]
+fn a_client_that_does_not_read_is_closed_after_the_send_timeout() {
+    use std::io::Write;
+    let server = Server::start(&["--send-timeout", "1"]);
+    let mut client = std::net::TcpStream::connect(server.addr).unwrap();
+    // 20,000,000 values: 40 MB of JSON, far more than the sockets' buffers hold.
+    let request = "GET /api/grundy?game=kayles&upto=20000000 HTTP/1.1\r\nHost: x\r\n\r\n";
+    client.write_all(request.as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_secs(6));
+    let (got, closed) = read_until_closed(&mut client, Duration::from_secs(10));
+    assert!(closed, "the connection of a client that did not read is still open");
+    let declared: usize = got
+        .lines()
+        .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length: ").map(str::to_string))
+        .expect("a content-length")
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(declared > 40_000_000 && got.len() < declared, "{} of {declared}", got.len());
+    // The server goes on answering.
+    assert_eq!(server.get("/api/games").0, 200);
+}
