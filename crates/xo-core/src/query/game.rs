@@ -183,3 +183,11 @@ impl Engine {
         }
     }
 }
+
+/// Text quoted in a message, cut to 40 characters.
+pub(crate) fn shorten(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((at, _)) => format!("{:?}...", &text[..at]),
+        None => format!("{text:?}"),
+    }
+}

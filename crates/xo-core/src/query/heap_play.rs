@@ -82,7 +82,7 @@ pub(super) fn parse_move(
     let bad = |why: &str| {
         InputError::Request(format!(
             "move {} {why} (a move is H:K or H:K:L,L: heap H, K tokens removed, the heaps L left)",
-            super::prepared::shorten(mv)
+            super::game::shorten(mv)
         ))
     };
     let number = |part: &str| part.trim().parse::<usize>().map_err(|_| bad("is not read"));

@@ -3,7 +3,7 @@
 //! is found here, before any engine runs or any large table is allocated, and named in an
 //! [`InputError`].
 
-use super::game::{is_treblecross, lol_outer_mark, Game, InputError};
+use super::game::{is_treblecross, lol_outer_mark, shorten, Game, InputError};
 use super::heap_play;
 use super::plan::{board_for, too_large, Asked, Plan, Solver};
 use super::sequence::SequenceQuery;
@@ -417,14 +417,6 @@ fn after(
     })?;
     let next = rules.play(pos, (played.cell as usize, played.mark));
     Ok((crate::rules::move_name(rules, played), next))
-}
-
-/// Text quoted in a message, cut to 40 characters.
-pub(crate) fn shorten(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((at, _)) => format!("{:?}...", &text[..at]),
-        None => format!("{text:?}"),
-    }
 }
 
 /// Reads heap sizes separated by whitespace (or commas or `+`).
