@@ -1,5 +1,5 @@
 //! The load bench of `xo serve` (issue #12's figures): a real server process on loopback and the
-//! load client of `xo_server::load`, every answer checked (a faster wrong server fails).
+//! load client of `tests/serving/load.rs`, every answer checked (a faster wrong server fails).
 //!
 //! - one client, tic-tac-toe positions: warm (answers kept) and cold (`--cache-mib 0`, every
 //!   request searched), beside the baseline of one `xo solve --json` process per position;
@@ -11,9 +11,9 @@
 #[path = "../tests/serving/mod.rs"]
 mod serving;
 
+use serving::load::{run, LoadReport, Plan};
 use serving::{mixed_cases, Server};
 use std::time::Instant;
-use xo_server::load::{run, LoadReport, Plan};
 
 fn checked(server: &Server, plan: &Plan) -> LoadReport {
     let report = server.block_on(run(server.addr, plan));

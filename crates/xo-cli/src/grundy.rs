@@ -1,9 +1,13 @@
 //! `xo grundy GAME --upto N`: the nim-sequence of an octal game with its proven period, summary
 //! figures, JSON output and a plot, the way combinatorial-game theorists look at these sequences.
+//!
+//! The plot (plotters, image) is behind the cargo feature `plot` (on by default); without it
+//! `--plot` still parses and is refused, naming the feature, before any work is done.
 
 use crate::budget::{BudgetArgs, OverBudget};
 use crate::game::request_game;
 use anyhow::{Context, Result};
+#[cfg(feature = "plot")]
 use plotters::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -22,7 +26,8 @@ pub struct GrundyArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Write a plot of the values against n (SVG, or PNG if FILE ends in .png).
+    /// Write a plot of the values against n (SVG, or PNG if FILE ends in .png; needs the `plot`
+    /// feature, on by default).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
     /// The budget of the computation.
@@ -103,6 +108,7 @@ pub fn write_text(r: &SequenceReport, out: &mut impl Write) -> std::io::Result<(
 /// Plots the values against n into `path`: PNG if it ends in `.png`, otherwise SVG. The image is
 /// drawn in memory and written through the store's atomic writer, like every output of xo: only
 /// a regular file (or none) is replaced, never through a symbolic link, a FIFO or a device.
+#[cfg(feature = "plot")]
 pub fn plot(r: &SequenceReport, path: &Path) -> Result<()> {
     let context = || format!("cannot write the plot to {}", path.display());
     let png = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"));
@@ -112,15 +118,24 @@ pub fn plot(r: &SequenceReport, path: &Path) -> Result<()> {
     file.commit().with_context(context)
 }
 
+/// Refuses the plot: this `xo` was built without plotters and image.
+#[cfg(not(feature = "plot"))]
+pub fn plot(_r: &SequenceReport, _path: &Path) -> Result<()> {
+    Err(crate::built_without("plot"))
+}
+
 /// The plot's size in pixels.
+#[cfg(feature = "plot")]
 const PLOT_SIZE: (u32, u32) = (1200, 600);
 
+#[cfg(feature = "plot")]
 fn svg_plot(r: &SequenceReport) -> Result<Vec<u8>> {
     let mut svg = String::new();
     draw(SVGBackend::with_string(&mut svg, PLOT_SIZE).into_drawing_area(), r, true)?;
     Ok(svg.into_bytes())
 }
 
+#[cfg(feature = "plot")]
 fn png_plot(r: &SequenceReport) -> Result<Vec<u8>> {
     let (w, h) = PLOT_SIZE;
     let mut rgb = vec![0u8; 3 * w as usize * h as usize];
@@ -132,6 +147,7 @@ fn png_plot(r: &SequenceReport) -> Result<Vec<u8>> {
     Ok(png.into_inner())
 }
 
+#[cfg(feature = "plot")]
 fn draw<DB: DrawingBackend>(
     root: DrawingArea<DB, plotters::coord::Shift>,
     r: &SequenceReport,
@@ -204,10 +220,13 @@ pub fn run(args: &GrundyArgs, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-/// Refuses a plot file that could not be written (a link, a FIFO, a device, a missing folder)
-/// before any work is done.
+/// Refuses a plot file that could not be written (a link, a FIFO, a device, a missing folder),
+/// or any plot when this `xo` was built without the `plot` feature, before any work is done.
 pub fn check_plot(args: &GrundyArgs) -> Result<()> {
     if let Some(path) = &args.plot {
+        if cfg!(not(feature = "plot")) {
+            return Err(crate::built_without("plot"));
+        }
         xo_store::file::check_output(path)
             .with_context(|| format!("cannot write the plot to {}", path.display()))?;
     }

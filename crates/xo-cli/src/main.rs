@@ -4,7 +4,7 @@
 //! 0 answered, 1 `check` found the position unreachable, 2 bad input (or output that cannot be
 //! written), 3 stopped at a budget.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;
@@ -190,10 +190,12 @@ enum Command {
     /// The nim-sequence of an octal game, its proven period and summary figures.
     Grundy(xo_cli::grundy::GrundyArgs),
     /// Serve the HTTP API (/api/solve, /api/count, /api/check, /api/grundy, /api/games) and the
-    /// web page to play and study every game against perfect play.
+    /// web page to play and study every game against perfect play (needs the `serve` feature,
+    /// on by default).
     Serve(xo_cli::serve::ServeArgs),
     /// Write a static copy of the web page (HTML, worker, the core in WebAssembly) that works
-    /// from any static file host with no xo server: it solves in the browser.
+    /// from any static file host with no xo server: it solves in the browser (needs the `serve`
+    /// feature, on by default).
     Page {
         /// The folder to write into (created when missing).
         #[arg(long, value_name = "DIR")]
@@ -484,18 +486,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Grundy(args) => xo_cli::grundy::run(&args, &mut out)?,
         Command::Serve(args) => xo_cli::serve::run(&args, &mut out)?,
-        Command::Page { out: dir } => {
-            let written = xo_server::page::write_static(&dir)
-                .with_context(|| format!("cannot write the page into {}", dir.display()))?;
-            for path in written {
-                let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-                writeln!(out, "{} ({bytes} bytes)", path.display())?;
-            }
-            writeln!(
-                out,
-                "serve the folder from any static file host; the page solves in the browser"
-            )?;
-        }
+        Command::Page { out: dir } => xo_cli::serve::page(&dir, &mut out)?,
         Command::Book(args) => xo_cli::book::run(&args, &mut out)?,
     }
     out.flush()?;

@@ -1,14 +1,23 @@
 //! `xo serve`: starts the HTTP API and the web page (the `xo-server` crate) with the budgets,
-//! pool and databases given on the command line.
+//! pool and databases given on the command line; and `xo page`, the page's static copy.
+//!
+//! Both need the server crate (axum, hyper, tokio), behind the cargo feature `serve` (on by
+//! default). Without it the arguments still parse, and [`run`] and [`page`] refuse, naming the
+//! feature.
 
 use crate::budget::parse_seconds;
-use anyhow::{Context, Result};
+#[cfg(feature = "serve")]
+use anyhow::Context;
+use anyhow::Result;
 use std::io::Write;
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
-use xo_core::budget::Budget;
-use xo_server::{Config, Database};
+#[cfg(feature = "serve")]
+use {
+    std::sync::Arc,
+    xo_core::budget::Budget,
+    xo_server::{Config, Database},
+};
 
 /// Arguments of `xo serve`.
 #[derive(Debug, Clone, clap::Args)]
@@ -72,6 +81,7 @@ pub struct ServeArgs {
 }
 
 /// Runs the server until Ctrl-C, printing `listening on http://ADDR` first.
+#[cfg(feature = "serve")]
 pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
     let mut config = Config {
         budget: Budget {
@@ -156,4 +166,29 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
         out.flush()?;
         xo_server::serve(listener, config).await.context("the server stopped")
     })
+}
+
+/// Refuses `xo serve`: this `xo` was built without the server.
+#[cfg(not(feature = "serve"))]
+pub fn run(_args: &ServeArgs, _out: &mut impl Write) -> Result<()> {
+    Err(crate::built_without("serve"))
+}
+
+/// Writes the page's static copy into `dir` (created when missing), listing each file written.
+#[cfg(feature = "serve")]
+pub fn page(dir: &Path, out: &mut impl Write) -> Result<()> {
+    let written = xo_server::page::write_static(dir)
+        .with_context(|| format!("cannot write the page into {}", dir.display()))?;
+    for path in written {
+        let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        writeln!(out, "{} ({bytes} bytes)", path.display())?;
+    }
+    writeln!(out, "serve the folder from any static file host; the page solves in the browser")?;
+    Ok(())
+}
+
+/// Refuses `xo page`: the page ships in the server crate, which this `xo` was built without.
+#[cfg(not(feature = "serve"))]
+pub fn page(_dir: &Path, _out: &mut impl Write) -> Result<()> {
+    Err(crate::built_without("serve"))
 }

@@ -468,6 +468,7 @@ fn messages_quoting_huge_input_are_cut() {
     assert!(err.len() < 1000 && err.contains("(cut)"), "{} bytes", err.len());
 }
 
+#[cfg(feature = "serve")]
 #[test]
 fn page_writes_a_static_copy() {
     let dir = std::env::temp_dir().join(format!("xo-page-cli-{}", std::process::id()));
@@ -490,7 +491,7 @@ fn page_writes_a_static_copy() {
 /// Issue 46: `xo page --out DIR` wrote through a symbolic link inside DIR (a link `index.html`
 /// to a file outside was overwritten). Every file now goes through the store's atomic writer,
 /// all names checked before the first is written.
-#[cfg(unix)]
+#[cfg(all(unix, feature = "serve"))]
 #[test]
 fn page_writes_through_no_link() {
     let dir = xo_test_support::dirs::tempdir().unwrap();
@@ -506,4 +507,32 @@ fn page_writes_through_no_link() {
     assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep");
     // Nothing was written: the names are checked before the first file.
     assert!(!out_dir.join("index.html").exists());
+}
+
+/// Built without the `serve` feature (`cargo test -p xo-cli --no-default-features --test cli`):
+/// `xo serve` and `xo page` still parse (and are in the help), and are refused with one line
+/// naming the feature, exit 2; bad arguments are still usage errors first.
+#[cfg(not(feature = "serve"))]
+#[test]
+fn without_the_serve_feature_serve_and_page_are_refused_by_name() {
+    let dir = xo_test_support::dirs::tempdir().unwrap();
+    let page = dir.path().join("page");
+    for args in [
+        vec!["serve"],
+        vec!["serve", "--addr", "127.0.0.1:0"],
+        vec!["page", "--out", page.to_str().unwrap()],
+    ] {
+        let out = xo(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(
+            err,
+            "xo: error: this xo was built without the `serve` feature; rebuild with --features serve\n",
+            "{args:?}"
+        );
+    }
+    assert!(!page.exists());
+    let help = String::from_utf8_lossy(&xo(&["--help"]).stdout).into_owned();
+    assert!(help.contains("serve") && help.contains("page"), "{help}");
+    bad_input(&["serve", "--no-such-flag"], "--no-such-flag");
 }

@@ -70,6 +70,7 @@ fn a_sequence_beyond_the_time_limit_gives_up_with_one_message() {
     }
 }
 
+#[cfg(feature = "plot")]
 #[test]
 fn plots_svg_and_png() {
     let dir = std::env::temp_dir().join(format!("xo-grundy-test-{}", std::process::id()));
@@ -92,6 +93,7 @@ fn plots_svg_and_png() {
 /// (overwriting its target), waited forever on a FIFO (past `--timeout`), wrote to `/dev/null`
 /// and reported a missing folder as "backend error: Drawing backend error: ...". Now the plot is
 /// written by the store's atomic writer, and a path it cannot write is refused before any work.
+#[cfg(feature = "plot")]
 #[test]
 fn a_plot_is_written_only_where_a_regular_file_may_be() {
     let dir = xo_test_support::dirs::tempdir().unwrap();
@@ -137,6 +139,35 @@ fn a_plot_is_written_only_where_a_regular_file_may_be() {
     drop(child.stdout.take());
     assert!(child.wait().unwrap().success());
     assert!(std::fs::read_to_string(dir.path().join("piped.svg")).unwrap().starts_with("<svg"));
+}
+
+/// Built without the `plot` feature (`cargo test -p xo-cli --no-default-features --test grundy`):
+/// `--plot` still parses, and is refused with one line naming the feature, exit 2, before any
+/// work (a node budget of 1 would stop the work with exit 3), and nothing is written.
+#[cfg(not(feature = "plot"))]
+#[test]
+fn without_the_plot_feature_a_plot_is_refused_by_name() {
+    let dir = xo_test_support::dirs::tempdir().unwrap();
+    let path = dir.path().join("p.svg");
+    let o = xo(&[
+        "grundy",
+        "kayles",
+        "--upto",
+        "10",
+        "--max-nodes",
+        "1",
+        "--plot",
+        path.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(
+        err,
+        "xo: error: this xo was built without the `plot` feature; rebuild with --features plot\n"
+    );
+    assert!(!path.exists());
+    // The flag stays in the help.
+    assert!(stdout(&xo(&["grundy", "--help"])).contains("--plot"));
 }
 
 /// Found by the request fuzz target: .78's splits cost far more than the engine's work estimate,

@@ -5,8 +5,8 @@
 
 mod serving;
 
+use serving::load::{run, Plan};
 use serving::{mixed_cases, Server};
-use xo_server::load::{run, Plan};
 
 #[test]
 #[ignore = "slow: 16,000 requests (in .ci/run's slow group)"]

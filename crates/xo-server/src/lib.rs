@@ -21,7 +21,6 @@ mod database;
 mod error;
 mod handlers;
 mod jobs;
-pub mod load;
 pub mod page;
 mod params;
 mod send;

@@ -10,7 +10,7 @@ fn a_slow_request_does_not_hold_up_the_others() {
     let addr = server.addr;
     let slow = std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        rt.block_on(xo_server::load::request(
+        rt.block_on(crate::serving::load::request(
             addr,
             "/api/solve?game=treblecross:1000000&timeout=4",
             None,
@@ -43,7 +43,7 @@ fn a_client_that_goes_away_frees_its_worker() {
     let gave_up = server.block_on(async {
         tokio::time::timeout(
             Duration::from_millis(300),
-            xo_server::load::request(
+            crate::serving::load::request(
                 server.addr,
                 "/api/solve?game=treblecross:1000000&timeout=20",
                 None,
@@ -186,7 +186,7 @@ fn stalled_bodies_do_not_starve_other_clients() {
     let (done, answered) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        let _ = done.send(rt.block_on(xo_server::load::request(
+        let _ = done.send(rt.block_on(crate::serving::load::request(
             addr,
             "/api/solve?game=tictactoe&position=X........",
             None,

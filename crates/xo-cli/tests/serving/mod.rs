@@ -1,7 +1,9 @@
 //! A real `xo serve` process on a free loopback port, for the API and load tests, killed when
-//! dropped; and a blocking way to send it one request.
+//! dropped; and a blocking way to send it one request. [`load`] is the HTTP client they share.
 
 #![allow(dead_code)]
+
+pub mod load;
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -44,14 +46,14 @@ impl Server {
     /// `GET target`: status and body.
     pub fn get(&self, target: &str) -> (u16, String) {
         self.runtime
-            .block_on(xo_server::load::request(self.addr, target, None))
+            .block_on(load::request(self.addr, target, None))
             .unwrap_or_else(|e| panic!("GET {target}: {e}"))
     }
 
     /// `POST target` with a JSON body: status and body.
     pub fn post(&self, target: &str, body: &str) -> (u16, String) {
         self.runtime
-            .block_on(xo_server::load::request(self.addr, target, Some(body)))
+            .block_on(load::request(self.addr, target, Some(body)))
             .unwrap_or_else(|e| panic!("POST {target}: {e}"))
     }
 
@@ -100,7 +102,7 @@ pub fn encode(text: &str) -> String {
 /// A mixed load's requests: tic-tac-toe positions reached by seeded random play (their exact
 /// bodies computed by the core here), bad requests (400) and over-budget ones (422, or
 /// for Connect Four the exact answer once a kept table lets it finish).
-pub fn mixed_cases(positions: usize) -> Vec<xo_server::load::Case> {
+pub fn mixed_cases(positions: usize) -> Vec<load::Case> {
     use rand::{Rng, SeedableRng};
     use xo_core::budget::Meter;
     use xo_core::query::{answer, Game, Query, Question, Source};
@@ -120,7 +122,7 @@ pub fn mixed_cases(positions: usize) -> Vec<xo_server::load::Case> {
         };
         let report = answer(&query, &Meter::default()).expect("tic-tac-toe answers");
         let body = serde_json::to_string(&report).unwrap() + "\n";
-        cases.push(xo_server::load::Case {
+        cases.push(load::Case {
             target: format!("/api/solve?game=tictactoe&position={text}"),
             status: 200,
             body: Some(body),
@@ -135,7 +137,7 @@ pub fn mixed_cases(positions: usize) -> Vec<xo_server::load::Case> {
         ("/api/check?game=tictactoe", "missing parameter"),
     ];
     for (target, words) in bad {
-        cases.push(xo_server::load::Case {
+        cases.push(load::Case {
             target: target.to_string(),
             status: 400,
             body: None,
@@ -150,7 +152,7 @@ pub fn mixed_cases(positions: usize) -> Vec<xo_server::load::Case> {
     let c4 = Game::parse("connect4").expect("a built-in game");
     let exact = Query::prepare(c4, Source::Columns(columns), analysis, None).expect("a position");
     let report = answer(&exact, &Meter::default()).expect("an 11-stone position answers");
-    cases.push(xo_server::load::Case {
+    cases.push(load::Case {
         target: format!("/api/solve?game=connect4&moves={columns}&max_nodes=1000"),
         status: 422,
         body: None,

@@ -1,8 +1,8 @@
 //! A load client for the API: many requests from many concurrent clients over keep-alive
 //! connections, each answer checked against what it should be, with throughput and latency
 //! percentiles (as the client sees them, and as the server reports in its `server-timing`
-//! header). The load test and the load bench drive it; it lives here so anyone can point it at
-//! a server.
+//! header). The load test, the API tests and the load bench drive it: it lives beside them, not
+//! in the server library, so that the library ships only the server.
 
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;
@@ -195,7 +195,7 @@ pub async fn run(addr: SocketAddr, plan: &Plan) -> LoadReport {
 ///
 /// ```no_run
 /// # async fn f(addr: std::net::SocketAddr) {
-/// let (status, body) = xo_server::load::request(addr, "/api/games", None).await.unwrap();
+/// let (status, body) = serving::load::request(addr, "/api/games", None).await.unwrap();
 /// assert_eq!(status, 200);
 /// # }
 /// ```
