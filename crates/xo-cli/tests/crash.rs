@@ -26,6 +26,8 @@ fn kill_after(args: &[&str], after: Duration) {
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("xo starts");
+    // A fixed sleep on purpose, not a wait for a condition: the point is a kill at a random
+    // moment (`after` is drawn from the seeded generator), whatever the run is doing then.
     std::thread::sleep(after);
     let _ = child.kill(); // SIGKILL on Unix
     child.wait().unwrap();

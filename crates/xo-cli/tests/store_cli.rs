@@ -12,6 +12,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use xo_test_support::bin;
 use xo_test_support::dirs::arg as s;
+#[cfg(unix)]
+use xo_test_support::wait::wait_until;
 
 fn xo(args: &[&str]) -> Output {
     bin::output(env!("CARGO_BIN_EXE_xo"), args)
@@ -148,11 +150,11 @@ fn a_second_writer_fails_at_once_naming_the_lock() {
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
-    let started = Instant::now();
-    // The manifest is written with the lock held (the lock file alone may not be locked yet).
-    while !db.join("xo-db.toml").exists() && started.elapsed() < Duration::from_secs(20) {
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    // The manifest is written with the lock held (the lock file alone may not be locked yet);
+    // a first writer that ended before it is caught by `hold`, without waiting out the limit.
+    wait_until("the first solve's manifest, or its end", Duration::from_secs(20), || {
+        db.join("xo-db.toml").exists() || first.try_wait().unwrap().is_some()
+    });
     assert!(hold(&mut first), "the first solve ended before its lock could be tested");
     let second =
         xo_within(&["solve", "mnk:4,4,3", "--strong", "--db", s(&db)], Duration::from_secs(20));
@@ -165,12 +167,11 @@ fn a_second_writer_fails_at_once_naming_the_lock() {
     let mut first =
         Command::new(env!("CARGO_BIN_EXE_xo")).args(args).stdout(Stdio::null()).spawn().unwrap();
     let partial = dir.path().join("c.book.partial");
-    let started = Instant::now();
     // The journal's first bytes are written with it locked.
     let written = || std::fs::metadata(&partial).is_ok_and(|m| m.len() > 0);
-    while !written() && started.elapsed() < Duration::from_secs(20) {
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    wait_until("the first book build's journal, or its end", Duration::from_secs(20), || {
+        written() || first.try_wait().unwrap().is_some()
+    });
     assert!(hold(&mut first), "the first book build ended before its lock could be tested");
     let second = xo_within(&args, Duration::from_secs(20));
     first.kill().unwrap();

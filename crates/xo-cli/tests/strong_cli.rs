@@ -8,6 +8,8 @@ use xo_test_support::dirs::files;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
+use std::time::Duration;
+use xo_test_support::wait::wait_until;
 
 fn xo(args: &[&str]) -> Output {
     bin::output(env!("CARGO_BIN_EXE_xo"), args)
@@ -126,13 +128,21 @@ fn an_interrupted_solve_resumes_to_the_same_bytes() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("resumed"));
     assert_eq!(files(&cut), files(&whole));
-    // Killed outright part-way: the same.
+    // Killed outright part-way, once its first tier is written (it writes 17): the same.
     let killed = temp("killed");
     let mut child = Command::new(env!("CARGO_BIN_EXE_xo"))
         .args(["solve", "mnk:4,4,4", "--strong", "--db", s(&killed)])
+        .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    let a_tier = || {
+        std::fs::read_dir(&killed)
+            .is_ok_and(|d| d.flatten().any(|e| e.file_name().to_string_lossy().ends_with(".xot")))
+    };
+    wait_until("a first tier of mnk:4,4,4 written", Duration::from_secs(60), || {
+        a_tier() || child.try_wait().unwrap().is_some()
+    });
+    assert!(child.try_wait().unwrap().is_none(), "the solve ended before it could be killed");
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(xo(&["solve", "mnk:4,4,4", "--strong", "--db", s(&killed)]).status.success());

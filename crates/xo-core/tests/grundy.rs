@@ -390,6 +390,8 @@ fn the_worker_threads_stop_promptly_when_the_meter_does() {
         let stopped = std::thread::scope(|s| {
             if cancel {
                 s.spawn(|| {
+                    // A fixed sleep on purpose, not a wait for a condition: a cancel from
+                    // another thread part-way through the work is what is tested.
                     std::thread::sleep(Duration::from_millis(millis));
                     meter.cancel();
                 });

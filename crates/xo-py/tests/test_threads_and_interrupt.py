@@ -60,7 +60,7 @@ def test_the_gil_is_released_while_solving():
     def count():
         while not done.is_set():
             ticks.append(1)
-            time.sleep(0.001)
+            time.sleep(0.001)  # a tick a millisecond: what is counted, not a wait
 
     t = threading.Thread(target=count)
     t.start()
@@ -92,6 +92,8 @@ def interrupt(code, after=1.0):
         text=True, env=env, cwd=ROOT,
     )
     assert p.stdout.readline().strip() == "solving"
+    # Readiness is the line above; this sleep, on purpose, lets the solve run a while (it runs
+    # far longer) so that the signal lands inside the engine, not before it is entered.
     time.sleep(after)
     assert p.poll() is None, "the solve ended before the signal"
     sent = time.perf_counter()
@@ -122,7 +124,7 @@ def test_ctrl_c_stops_solve_many_and_can_be_caught():
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=env)
     assert p.stdout.readline().strip() == "solving"
-    time.sleep(1.0)
+    time.sleep(1.0)  # on purpose, as in `interrupt`: the signal lands inside the engine
     sent = time.perf_counter()
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=10)

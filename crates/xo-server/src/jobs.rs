@@ -99,6 +99,15 @@ impl Pool {
 mod tests {
     use super::*;
 
+    /// Waits until `ready(pool)` holds, polling every millisecond; panics naming `what` after 10 s.
+    async fn until(pool: &Pool, what: &str, ready: impl Fn(&Pool) -> bool) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !ready(pool) {
+            assert!(std::time::Instant::now() < deadline, "waited 10 s for {what}, in vain");
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
+    }
+
     /// A full queue is refused with 429, its size in words ("1 request is", not "1 requests").
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_full_queue_says_how_many_wait() {
@@ -114,14 +123,17 @@ mod tests {
                 .await
             })
         };
+        // The only worker taken (and its taker no longer counted as waiting), then the only
+        // place in the queue.
+        until(&pool, "the worker taken", |p| {
+            p.permits.available_permits() == 0 && p.waiting.load(Ordering::Relaxed) == 0
+        })
+        .await;
         let waiting = {
             let pool = pool.clone();
-            tokio::spawn(async move {
-                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-                pool.run(&Meter::default(), |_| Ok(())).await
-            })
+            tokio::spawn(async move { pool.run(&Meter::default(), |_| Ok(())).await })
         };
-        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        until(&pool, "a request waiting", |p| p.waiting.load(Ordering::Relaxed) == 1).await;
         let refused = pool.run(&Meter::default(), |_| Ok(())).await.unwrap_err();
         assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
         assert_eq!(refused.message, "the server is busy: 1 request is waiting; try again");

@@ -3,11 +3,13 @@
 
 use crate::serving::Server;
 use std::time::{Duration, Instant};
+use xo_test_support::wait::wait_until;
 
 #[test]
 fn a_slow_request_does_not_hold_up_the_others() {
     let server = Server::start(&["--workers", "2", "--timeout", "30"]);
     let addr = server.addr;
+    let idle = server.cpu_ticks();
     let slow = std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         rt.block_on(crate::serving::load::request(
@@ -16,7 +18,11 @@ fn a_slow_request_does_not_hold_up_the_others() {
             None,
         ))
     });
-    std::thread::sleep(Duration::from_millis(300));
+    // It computes once the server has used a fifth of a second of CPU more than when idle
+    // (nothing else asks it anything meanwhile).
+    wait_until("the slow request computing", Duration::from_secs(20), || {
+        server.cpu_ticks() >= idle + 20
+    });
     // While it computes, the other worker, the page and bad requests answer.
     let started = Instant::now();
     for _ in 0..20 {
@@ -31,6 +37,7 @@ fn a_slow_request_does_not_hold_up_the_others() {
             || page.contains("<!DOCTYPE html")
     );
     let elapsed = started.elapsed();
+    assert!(!slow.is_finished(), "the slow request ended before the quick ones did ({elapsed:?})");
     let (status, _) = slow.join().unwrap().unwrap();
     assert_eq!(status, 422);
     assert!(elapsed < Duration::from_secs(3), "the quick requests took {elapsed:?}");
@@ -73,19 +80,32 @@ fn trickling_and_idle_connections_are_closed_and_do_not_starve_the_server() {
         .collect();
     // The server still answers others at once.
     assert_eq!(server.get("/api/games").0, 200);
-    // After the header timeout, the trickling connections are closed by the server.
-    std::thread::sleep(Duration::from_millis(2500));
+    // After the header timeout (1 s), the trickling connections are closed by the server: each
+    // read to the end returns as soon as its connection is closed (the test's bound: 10 s).
+    let deadline = Instant::now() + Duration::from_secs(10);
     for s in &mut slow {
-        s.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+        let left = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1));
+        s.set_read_timeout(Some(left)).unwrap();
         let mut buf = Vec::new();
         let closed = s.read_to_end(&mut buf).is_ok();
-        assert!(closed, "a trickling connection is still open");
+        assert!(closed, "a trickling connection is still open 10 s after the 1 s header timeout");
     }
-    // More connections than the limit wait to be accepted instead of failing anything.
+    // More connections than the limit wait to be accepted instead of failing anything: the idle
+    // ones are closed (evicted, or timed out), making room, and the request is answered as soon
+    // as it is (the test's bound: 10 s).
     let held: Vec<std::net::TcpStream> =
         (0..100).map(|_| std::net::TcpStream::connect(server.addr).unwrap()).collect();
-    std::thread::sleep(Duration::from_millis(1500)); // the idle ones time out, making room
-    assert_eq!(server.get("/api/solve?game=tictactoe&position=X........").0, 200);
+    let target = "/api/solve?game=tictactoe&position=X........";
+    let answered = server.block_on(async {
+        tokio::time::timeout(
+            Duration::from_secs(10),
+            xo_server::load::request(server.addr, target, None),
+        )
+        .await
+    });
+    let (status, body) =
+        answered.expect("no answer within 10 s behind 100 idle connections").unwrap();
+    assert_eq!(status, 200, "{body}");
     drop(held);
 }
 
@@ -97,6 +117,21 @@ fn read_until_closed(stream: &mut std::net::TcpStream, limit: Duration) -> (Stri
     let mut got = Vec::new();
     let closed = stream.read_to_end(&mut got).is_ok();
     (String::from_utf8_lossy(&got).into_owned(), closed)
+}
+
+/// Whether the server's end of the loopback connection from port `client` to port `server` has
+/// been accepted and has nothing left unread in its receive queue (Linux: `/proc/net/tcp`).
+fn read_all_sent(server: u16, client: u16) -> bool {
+    let table = std::fs::read_to_string("/proc/net/tcp").expect("/proc/net/tcp");
+    let (local, remote) = (format!(":{server:04X}"), format!(":{client:04X}"));
+    table.lines().skip(1).any(|line| {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        // sl, local address, remote address, state, tx_queue:rx_queue, ...
+        f.len() > 4
+            && f[1].ends_with(&local)
+            && f[2].ends_with(&remote)
+            && f[4].split_once(':').is_some_and(|(_, rx)| rx.chars().all(|c| c == '0'))
+    })
 }
 
 /// A POST whose headers promise `length` bytes of body, and `sent` of them.
@@ -123,6 +158,8 @@ fn stalled_and_trickling_bodies_get_408_and_are_closed() {
         let mut s = trickling.try_clone().unwrap();
         std::thread::spawn(move || {
             for _ in 0..60 {
+                // A fixed sleep on purpose, not a wait for a condition: this is the slow client
+                // under test.
                 std::thread::sleep(Duration::from_millis(200));
                 if s.write_all(b" ").is_err() {
                     return;
@@ -180,7 +217,13 @@ fn stalled_bodies_do_not_starve_other_clients() {
     let server = Server::start(&["--max-connections", "4", "--body-timeout", "60"]);
     let mut stalled: Vec<std::net::TcpStream> =
         (0..4).map(|_| post_promising(server.addr, 100, b"{")).collect();
-    std::thread::sleep(Duration::from_millis(300));
+    // Until the server has read all that each stalled client sent (headers and one byte of
+    // body): its bodies are the ones stalled, and a connection closed with bytes unread would be
+    // reset rather than closed.
+    let clients: Vec<u16> = stalled.iter().map(|s| s.local_addr().unwrap().port()).collect();
+    wait_until("the server reading the stalled requests", Duration::from_secs(20), || {
+        clients.iter().all(|&client| read_all_sent(server.addr.port(), client))
+    });
     // A normal request is answered (the test gives up after 20 s, far below the body timeout).
     let addr = server.addr;
     let (done, answered) = std::sync::mpsc::channel();

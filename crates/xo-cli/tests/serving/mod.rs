@@ -62,6 +62,17 @@ impl Server {
         self.runtime.block_on(f)
     }
 
+    /// The CPU time the server process has used so far (user and system), in clock ticks
+    /// (hundredths of a second on Linux): it grows while a request computes, and barely when idle.
+    pub fn cpu_ticks(&self) -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()))
+            .expect("the server's /proc stat");
+        // After the command name in parentheses: state (field 3), ..., utime (14), stime (15).
+        let fields: Vec<&str> =
+            stat.rsplit_once(')').expect("a stat line").1.split_whitespace().collect();
+        fields[11].parse::<u64>().expect("utime") + fields[12].parse::<u64>().expect("stime")
+    }
+
     /// The server process's resident memory, in KiB.
     pub fn rss_kib(&self) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))

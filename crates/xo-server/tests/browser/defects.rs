@@ -89,6 +89,8 @@ async fn page_defects_stay_fixed() {
     // 3. A link of 14 moves: one search at a time, not 15 at once.
     open(&c, &origin, "game=connect:5,4,4&moves=3+3+2+4+1+3+3+5+2+2+4+4+5+1").await;
     let mut most = 0;
+    // Sampled every 20 ms on purpose, not a wait for a condition: the most searches seen at
+    // once over 0.8 s is what is tested.
     for _ in 0..40 {
         let n =
             c.execute("return window.xoCore ? window.xoCore.searches() : 0", vec![]).await.unwrap();
