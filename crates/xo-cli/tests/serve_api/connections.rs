@@ -99,7 +99,7 @@ fn trickling_and_idle_connections_are_closed_and_do_not_starve_the_server() {
     let answered = server.block_on(async {
         tokio::time::timeout(
             Duration::from_secs(10),
-            xo_server::load::request(server.addr, target, None),
+            crate::serving::load::request(server.addr, target, None),
         )
         .await
     });
