@@ -136,6 +136,48 @@ fn the_best_move_is_the_first_best_by_the_one_tie_rule() {
     }
 }
 
+/// A solve report's JSON marks `"best": true` on exactly the moves tied best by the one rule,
+/// among them the best-move question's answer, against plain minimax's move values, so that
+/// the page (which used to rank moves itself, every draw alike) needs no rule of its own.
+#[test]
+fn the_report_marks_every_move_tied_best_by_the_one_rule() {
+    let mut rng = StdRng::seed_from_u64(23);
+    for name in ["tictactoe", "mnk:4,3,3", "connect:4,4,3", "lol:8", "treblecross:10", "sos:7"] {
+        let rules = parse_game(name).unwrap();
+        for _ in 0..30 {
+            let pos = random_position(&rules, 6, &mut rng);
+            let text = pos.to_text(&rules);
+            let ask = |question| {
+                let game = Game::Placement(rules.clone());
+                run(&Query::prepare(game, Source::Text(Some(&text)), question, None).unwrap())
+            };
+            let report = ask(Question::Analysis { winning_only: false });
+            let json = serde_json::to_value(&report).unwrap();
+            let moves = plain_moves(&rules, &pos);
+            let top = moves.iter().map(|m| preference(m.value, m.remoteness)).max();
+            let marked: Vec<&str> = json["moves"]
+                .as_array()
+                .map(|ms| {
+                    ms.iter()
+                        .filter(|m| m["best"] == serde_json::json!(true))
+                        .map(|m| m["move"].as_str().unwrap())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let want: Vec<&str> = moves
+                .iter()
+                .filter(|m| Some(preference(m.value, m.remoteness)) == top)
+                .map(|m| m.name.as_str())
+                .collect();
+            assert_eq!(marked, want, "{name} {text}");
+            if let Answer::Best(b) = ask(Question::Best) {
+                let best = b.best.map(|m| m.name);
+                assert_eq!(best.as_deref(), want.first().copied(), "{name} {text}");
+            }
+        }
+    }
+}
+
 #[test]
 fn over_the_budget_the_best_move_is_a_legal_unproven_one() {
     let q = Query::parse("mnk:5,5,4", Some("XO......................."), Question::Best).unwrap();

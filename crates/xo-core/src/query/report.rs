@@ -38,6 +38,39 @@ fn counts_or_unknown<S: Serializer>(c: &Option<OutcomeCounts>, s: S) -> Result<S
     }
 }
 
+/// A move with a value and a remoteness, for [`marked_best`].
+trait Valued: Serialize {
+    fn preference(&self) -> (Value, i64);
+}
+
+impl Valued for MoveReport {
+    fn preference(&self) -> (Value, i64) {
+        crate::value::preference(self.value, self.remoteness)
+    }
+}
+
+impl Valued for HeapMoveReport {
+    fn preference(&self) -> (Value, i64) {
+        crate::value::preference(self.value, Some(self.remoteness))
+    }
+}
+
+/// A move as serialized, with `"best": true` when it ties for the best.
+#[derive(Serialize)]
+struct Marked<'a, T: Serialize> {
+    #[serde(flatten)]
+    the_move: &'a T,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    best: bool,
+}
+
+/// The moves, those tied for the best by [`preference`](crate::value::preference) marked.
+fn marked_best<T: Valued, S: Serializer>(moves: &Option<Vec<T>>, s: S) -> Result<S::Ok, S::Error> {
+    let moves = moves.as_deref().unwrap_or_default();
+    let top = moves.iter().map(Valued::preference).max();
+    s.collect_seq(moves.iter().map(|m| Marked { the_move: m, best: Some(m.preference()) == top }))
+}
+
 /// One move of a placement game and what it is worth to the player making it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MoveReport {
@@ -104,7 +137,11 @@ pub struct SolveReport {
     pub score: Option<i32>,
     /// Every legal move in board order (or only the winning ones, when asked), unless only the
     /// value was asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    ///
+    /// In JSON each move tied best under the one rule of [`best_move`](super::best_move) (by
+    /// [`preference`](crate::value::preference): the quickest win, the slowest draw or loss)
+    /// carries `"best": true`, so that no front end ranks moves itself.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "marked_best")]
     pub moves: Option<Vec<MoveReport>>,
     /// For sums of heaps: each heap's Grundy value.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -117,7 +154,8 @@ pub struct SolveReport {
     pub winning_moves: Option<Vec<HeapMove>>,
     /// For sums of heaps small enough to search: every move (only the winning ones when asked)
     /// with its value and remoteness.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Marked best in JSON as [`SolveReport::moves`] are.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "marked_best")]
     pub heap_moves: Option<Vec<HeapMoveReport>>,
     /// Which engine answered.
     pub engine: &'static str,

@@ -23,24 +23,23 @@ pub fn core_ask(request: Value) -> Value {
     serde_json::to_value(answer).unwrap()
 }
 
-/// The moves the page should mark best: the best value's quickest win or slowest loss (every
-/// move of the best value when remoteness is not known, and every drawing move).
+/// The moves the page should mark best: those tied best by the core's one rule
+/// ([`xo_core::value::preference`]: the quickest win, the slowest draw or loss; every move of
+/// the best value when remoteness is not known).
 pub fn best_moves(moves: &[Value]) -> Vec<String> {
-    let rank = |v: &Value| match v["value"].as_str().unwrap() {
-        "win" => 2,
-        "draw" => 1,
-        _ => 0,
+    let preference = |m: &Value| {
+        let value = match m["value"].as_str().unwrap() {
+            "win" => xo_core::Value::Win,
+            "draw" => xo_core::Value::Draw,
+            _ => xo_core::Value::Loss,
+        };
+        let remoteness = m["remoteness"].as_u64().map(|r| r as u32);
+        xo_core::value::preference(value, remoteness)
     };
-    let Some(top) = moves.iter().map(rank).max() else { return vec![] };
-    let tops: Vec<&Value> = moves.iter().filter(|m| rank(m) == top).collect();
-    let rs: Vec<u64> = tops.iter().filter_map(|m| m["remoteness"].as_u64()).collect();
-    let want = match top {
-        2 => rs.iter().min().copied(),
-        0 => rs.iter().max().copied(),
-        _ => None,
-    };
-    tops.iter()
-        .filter(|m| want.is_none() || m["remoteness"].as_u64() == want)
+    let Some(top) = moves.iter().map(preference).max() else { return vec![] };
+    moves
+        .iter()
+        .filter(|m| preference(m) == top)
         .map(|m| m["move"].as_str().unwrap().to_string())
         .collect()
 }
