@@ -471,9 +471,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 BatchFormat::Connect4Score => {
                     let mut answerer = Connect4ScoreAnswerer::with_meter(meter);
-                    // The shipped book is decoded only when it is used.
-                    let shipped = || xo_store::book::shipped().first().cloned();
-                    if let Some(book) = book.or_else(|| (!no_book).then(shipped).flatten()) {
+                    let connect4 = xo_core::rules::parse_game("connect4")?;
+                    let given: Vec<_> = book.into_iter().collect();
+                    if let Some(book) = xo_store::book::for_game(&given, no_book, &connect4) {
                         answerer = answerer.with_book(book);
                     }
                     batch::run_all(&mut answerer, input, &mut out)

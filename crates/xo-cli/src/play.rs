@@ -194,7 +194,7 @@ fn best_move(
     let text = pos.to_text(rules);
     let game = Game::Placement(rules.clone());
     let mut query = Query::prepare(game, Source::Text(Some(&text)), Question::Best, None)?;
-    if let Some(book) = xo_store::book::shipped_for(rules).filter(|_| book) {
+    if let Some(book) = xo_store::book::for_game(&[], !book, rules) {
         query = query.with_book(book);
     }
     let (meter, bar) = budget.meter();

@@ -135,15 +135,8 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
         }
         config.books.push(book);
     }
-    if !args.no_book {
-        // The books xo ships, for the boards no --book is of.
-        let shipped: Vec<_> = xo_store::book::shipped()
-            .iter()
-            .filter(|s| !config.books.iter().any(|b| b.game() == s.game()))
-            .cloned()
-            .collect();
-        config.books.extend(shipped);
-    }
+    // The books xo ships join, for the boards no --book is of.
+    config.books = xo_store::book::in_use(&config.books, args.no_book);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

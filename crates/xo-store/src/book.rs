@@ -112,6 +112,48 @@ pub fn shipped_for(rules: &xo_core::rules::Rules) -> Option<std::sync::Arc<Book>
     shipped().iter().find(|b| b.game() == (7, 6, 4)).cloned()
 }
 
+/// The book a query of `rules` consults, by the one rule every front end follows: a book it
+/// was given (`--book`, `book=`) of the same board, else the book xo ships for the game unless
+/// it was told `no_book`. The shipped book is decoded only when a game of its board asks.
+///
+/// ```
+/// use xo_core::rules::parse_game;
+/// use xo_store::book::for_game;
+/// let c4 = parse_game("connect4").unwrap();
+/// assert!(for_game(&[], false, &c4).is_some());
+/// assert!(for_game(&[], true, &c4).is_none());
+/// assert!(for_game(&[], false, &parse_game("tictactoe").unwrap()).is_none());
+/// ```
+pub fn for_game(
+    given: &[std::sync::Arc<Book>],
+    no_book: bool,
+    rules: &xo_core::rules::Rules,
+) -> Option<std::sync::Arc<Book>> {
+    let board = (rules.width, rules.height);
+    let of_board = given.iter().find(|b| {
+        let (w, h, k) = b.game();
+        rules.gravity && (w, h) == board && rules.goal == xo_core::rules::Goal::InRow(k)
+    });
+    of_board.cloned().or_else(|| if no_book { None } else { shipped_for(rules) })
+}
+
+/// The books a server consults, by the same rule as [`for_game`]: those it was given, and
+/// unless `no_book` each book xo ships for a board none of them is of.
+///
+/// ```
+/// let books = xo_store::book::in_use(&[], false);
+/// assert_eq!(books[0].game(), (7, 6, 4));
+/// assert!(xo_store::book::in_use(&[], true).is_empty());
+/// ```
+pub fn in_use(given: &[std::sync::Arc<Book>], no_book: bool) -> Vec<std::sync::Arc<Book>> {
+    let mut books = given.to_vec();
+    if !no_book {
+        let shipped = shipped().iter().filter(|s| !given.iter().any(|b| b.game() == s.game()));
+        books.extend(shipped.cloned());
+    }
+    books
+}
+
 /// Prepares `request` with the opening book its front end loaded (`given`, from `--book` or
 /// `book=`), refused when it is of another board, or else the book xo ships for its game unless
 /// the request says `no_book`: the one rule every front end (the command, Python) follows.
@@ -139,10 +181,8 @@ pub fn prepare(
             query.game().name()
         )));
     }
-    if let (None, false, xo_core::query::Game::Placement(rules)) =
-        (query.book(), request.no_book, query.game())
-    {
-        if let Some(book) = shipped_for(rules) {
+    if let (None, xo_core::query::Game::Placement(rules)) = (query.book(), query.game()) {
+        if let Some(book) = for_game(&[], request.no_book, rules) {
             query = query.with_book(book);
         }
     }
