@@ -49,8 +49,11 @@ pub struct Ended {
 /// or partial) when the budget ran out.
 fn ask_one(ask: &Job, request: &Request, meter: &Meter, out: &mut impl Write) -> Result<Ended> {
     // The given --book (refused if of another board), else the shipped one unless --no-book.
-    let query = xo_store::book::prepare(request, ask.books.first(), xo_core::threads::cores())
-        .map_err(|e| anyhow::anyhow!("{}", e.to_string().replacen("book is", "--book is", 1)))?;
+    let query =
+        xo_store::book::prepare(request, ask.books.first(), xo_core::threads::Runner::Alone)
+            .map_err(|e| {
+                anyhow::anyhow!("{}", e.to_string().replacen("book is", "--book is", 1))
+            })?;
     let result = match answer(&query, meter) {
         Ok(a) => a,
         Err(s) => query.unanswered(&s),

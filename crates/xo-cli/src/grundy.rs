@@ -46,7 +46,7 @@ fn compute(args: &GrundyArgs) -> Result<Result<SequenceReport, UnknownSequence>>
     let mut request =
         Request { question: Ask::Grundy, upto: Some(args.upto as u64), ..Default::default() };
     request_game(&args.game, &mut request)?;
-    let query = request.prepare(&[], xo_core::threads::cores())?;
+    let query = request.prepare(&[], xo_core::threads::Runner::Alone)?;
     let (meter, bar) = args.budget.meter();
     let result = answer(&query, &meter);
     if let Some(bar) = bar {

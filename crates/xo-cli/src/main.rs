@@ -371,7 +371,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Solve { at, strong: true, db: Some(db), budget, threads, .. } => {
-            let threads = xo_core::threads::allowed(threads.map(usize::from), usize::MAX);
+            let threads = xo_core::threads::allowed(
+                threads.map(usize::from),
+                xo_core::threads::Runner::Alone.default_threads(),
+            );
             xo_cli::strong::solve(&at.game, &db, &budget, threads, &mut out)?;
         }
         Command::Query { db, info: true, budget, .. } => {

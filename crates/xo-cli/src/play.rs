@@ -193,7 +193,8 @@ fn best_move(
 ) -> Result<(MoveReport, Option<String>)> {
     let text = pos.to_text(rules);
     let game = Game::Placement(rules.clone());
-    let mut query = Query::prepare(game, Source::Text(Some(&text)), Question::Best, None)?;
+    let mut query = Query::prepare(game, Source::Text(Some(&text)), Question::Best, None)?
+        .with_threads(xo_core::threads::Runner::Alone.default_threads());
     if let Some(book) = xo_store::book::for_game(&[], !book, rules) {
         query = query.with_book(book);
     }

@@ -13,7 +13,7 @@
 //! let request: Request = serde_json::from_str(
 //!     r#"{"game": "tictactoe", "position": "XX. OO. ...", "winning": true}"#,
 //! ).unwrap();
-//! let query = request.prepare(&[], 1).unwrap();
+//! let query = request.prepare(&[], xo_core::threads::Runner::Pool).unwrap();
 //! let Answer::Solve(report) = answer(&query, &Meter::default()).unwrap() else { panic!() };
 //! assert_eq!(report.moves.unwrap()[0].name, "3");
 //! assert!(serde_json::from_str::<Request>(r#"{"game": "tictactoe", "positon": "X"}"#).is_err());
@@ -391,15 +391,15 @@ impl Request {
     /// let mut r = Request::new("connect:12,2,4");
     /// r.moves = Some("11,11".into());
     /// r.question = Ask::Moves;
-    /// let q = r.prepare(&[], 1).unwrap();
+    /// let q = r.prepare(&[], xo_core::threads::Runner::Pool).unwrap();
     /// assert_eq!((q.plies(), q.engine()), (2, Engine::Rules));
     /// r.moves = Some("1111".into()); // no column 1111 on 12 columns, and never column 1 four times
-    /// assert!(r.prepare(&[], 1).unwrap_err().to_string().contains("separated by commas"));
+    /// assert!(r.prepare(&[], xo_core::threads::Runner::Pool).unwrap_err().to_string().contains("separated by commas"));
     /// ```
     pub fn prepare(
         &self,
         books: &[Arc<Book>],
-        default_threads: usize,
+        runner: crate::threads::Runner,
     ) -> Result<Query, InputError> {
         let question = self.question()?;
         let game = self.game()?;
@@ -412,7 +412,7 @@ impl Request {
             (None, None) => Source::Text(None),
         };
         let mut query = Query::prepare(game, source, question, self.play.as_deref())?
-            .with_threads(crate::threads::allowed(self.threads, default_threads));
+            .with_threads(crate::threads::allowed(self.threads, runner.default_threads()));
         for book in books.iter().filter(|_| !self.no_book) {
             query = query.with_book(book.clone());
         }

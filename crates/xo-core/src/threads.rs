@@ -1,8 +1,33 @@
 //! The one thread policy every front end obeys: how many threads a job may use, decided here
 //! and nowhere else. A request may ask for any number; it gets at most the cores this process
 //! may run on (more threads than cores only take turns on them), at least one, and the front
-//! end's default when it asks for nothing (the CLI: every core; the server: one, since its
-//! requests already share a pool of workers).
+//! end's default when it asks for nothing, by who runs it ([`Runner`]: the command, alone,
+//! every core; the server's requests, which already share a pool of workers, one).
+
+/// Who runs a job, which decides its threads when it asks for none.
+///
+/// ```
+/// use xo_core::threads::{cores, Runner};
+/// assert_eq!(Runner::Alone.default_threads(), cores());
+/// assert_eq!(Runner::Pool.default_threads(), 1);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Runner {
+    /// A job running alone (the command, a Python call, the page's worker): every core.
+    Alone,
+    /// One of many jobs running at once (the server's requests, Python's `solve_many`): one.
+    Pool,
+}
+
+impl Runner {
+    /// The threads a job gets when it asks for none.
+    pub fn default_threads(self) -> usize {
+        match self {
+            Runner::Alone => cores(),
+            Runner::Pool => 1,
+        }
+    }
+}
 
 /// The cores this process may run on (at least 1), read once: the system's answer reads the
 /// affinity mask and the cgroup's quota files (tens of microseconds), and every request asks.

@@ -255,7 +255,11 @@ fn columns_read_back_in_the_one_grammar() {
             assert_eq!(Position::from_columns(&rules, &text).unwrap(), pos, "{name} {text}");
             let mut r = Request::new(name);
             r.moves = Some(text.clone());
-            assert_eq!(r.prepare(&[], 1).unwrap().position(), Some(&pos), "{name} {text}");
+            assert_eq!(
+                r.prepare(&[], xo_core::threads::Runner::Pool).unwrap().position(),
+                Some(&pos),
+                "{name} {text}"
+            );
         }
     }
     // connect:12,2,4 --moves 11 is column 11, never column 1 twice; run-together digits past 9
@@ -310,7 +314,11 @@ fn a_request_has_the_same_fields_in_json_and_in_text_parameters() {
     // Fields that do not fit the question are refused by name.
     let mut r = Request::new("tictactoe");
     r.upto = Some(5);
-    assert!(r.prepare(&[], 1).unwrap_err().to_string().contains("'upto'"));
+    assert!(r
+        .prepare(&[], xo_core::threads::Runner::Pool)
+        .unwrap_err()
+        .to_string()
+        .contains("'upto'"));
 }
 
 /// An octal game's sums as plain positions (heap sizes in order), with every move the digits

@@ -139,9 +139,9 @@ fn request(fields: &Bound<'_, PyDict>) -> Result<Request, String> {
 fn prepare(
     request: &Request,
     book: Option<&Arc<CoreBook>>,
-    threads: usize,
+    runner: xo_core::threads::Runner,
 ) -> Result<Query, String> {
-    xo_store::book::prepare(request, book, threads).map_err(|e| e.to_string())
+    xo_store::book::prepare(request, book, runner).map_err(|e| e.to_string())
 }
 
 /// Answers one request (the keyword arguments of `xo.solve`, `xo.count`, `xo.check`,
@@ -159,7 +159,7 @@ fn ask(
         Err(message) => return Ok(bad(message)),
     };
     let book = book.map(|b| b.inner.clone());
-    let query = match prepare(&request, book.as_ref(), xo_core::threads::cores()) {
+    let query = match prepare(&request, book.as_ref(), xo_core::threads::Runner::Alone) {
         Ok(q) => q,
         Err(message) => return Ok(bad(message)),
     };
@@ -223,7 +223,7 @@ fn ask_many<'py>(
             let mut r = request.clone();
             r.position = Some(text.clone());
             // One thread a position: the positions are the parallel work.
-            Some(match prepare(&r, book.as_ref(), 1) {
+            Some(match prepare(&r, book.as_ref(), xo_core::threads::Runner::Pool) {
                 Ok(query) => {
                     let result = answer(&query, &meter);
                     outcome(&query, result)

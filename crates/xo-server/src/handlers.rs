@@ -162,7 +162,7 @@ async fn read_query(
     if let Some(question) = question {
         asked.question = question;
     }
-    let query = asked.prepare(&state.config.books, 1).map_err(bad)?;
+    let query = asked.prepare(&state.config.books, xo_core::threads::Runner::Pool).map_err(bad)?;
     Ok((query, Meter::new(budget)))
 }
 

@@ -160,19 +160,20 @@ pub fn in_use(given: &[std::sync::Arc<Book>], no_book: bool) -> Vec<std::sync::A
 ///
 /// ```
 /// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
 /// let mut r = Request::new("connect4");
 /// r.moves = Some("4444443333".into());
-/// assert!(xo_store::book::prepare(&r, None, 1).unwrap().book().is_some());
+/// assert!(xo_store::book::prepare(&r, None, Runner::Pool).unwrap().book().is_some());
 /// r.no_book = true;
-/// assert!(xo_store::book::prepare(&r, None, 1).unwrap().book().is_none());
+/// assert!(xo_store::book::prepare(&r, None, Runner::Pool).unwrap().book().is_none());
 /// ```
 pub fn prepare(
     request: &xo_core::request::Request,
     given: Option<&std::sync::Arc<Book>>,
-    threads: usize,
+    runner: xo_core::threads::Runner,
 ) -> Result<xo_core::query::Query, xo_core::query::InputError> {
     let books: Vec<_> = given.into_iter().cloned().collect();
-    let mut query = request.prepare(&books, threads)?;
+    let mut query = request.prepare(&books, runner)?;
     if let (Some(book), None) = (given, query.book()) {
         // A book of another board would never be consulted: refused, not silently ignored.
         let (w, h, k) = book.game();

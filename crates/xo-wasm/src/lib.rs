@@ -67,7 +67,7 @@ pub fn answer_json(request: &str) -> Reply {
         Ok(b) => b,
         Err(e) => return bad(&e),
     };
-    let query = match asked.prepare(&[], 1) {
+    let query = match asked.prepare(&[], xo_core::threads::Runner::Alone) {
         Ok(q) => q,
         Err(e) => return bad(&e),
     };

@@ -59,7 +59,7 @@ impl Answerer for Connect4ScoreAnswerer {
         let game = Game::Placement(self.rules.clone());
         let mut query = Query::prepare(game, Source::Columns(moves), Question::Score, None)
             .map_err(|e| format!("expected the columns (1-7) of a legal game: {e}"))?
-            .with_threads(xo_core::threads::allowed(None, usize::MAX));
+            .with_threads(xo_core::threads::Runner::Alone.default_threads());
         if let Some(book) = &self.book {
             query = query.with_book(book.clone());
         }

@@ -49,7 +49,11 @@ impl SequenceQuery {
                 "--upto {upto} is too large: at most {limit} for octal:{octal}"
             )));
         }
-        Ok(SequenceQuery { game: octal, upto, threads: crate::threads::allowed(None, usize::MAX) })
+        Ok(SequenceQuery {
+            game: octal,
+            upto,
+            threads: crate::threads::Runner::Alone.default_threads(),
+        })
     }
 
     /// The octal game.

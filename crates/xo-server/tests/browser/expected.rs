@@ -18,7 +18,9 @@ pub fn core_report(game: &str, position: &str) -> Value {
 pub fn core_ask(request: Value) -> Value {
     let asked: xo_core::request::Request = serde_json::from_value(request.clone()).unwrap();
     let budget = asked.budget(Budget::default()).unwrap();
-    let query = asked.prepare(&[], 1).unwrap_or_else(|e| panic!("{request}: {e}"));
+    let query = asked
+        .prepare(&[], xo_core::threads::Runner::Pool)
+        .unwrap_or_else(|e| panic!("{request}: {e}"));
     let answer = answer(&query, &Meter::new(budget)).expect("answered within the budget");
     serde_json::to_value(answer).unwrap()
 }

@@ -126,7 +126,8 @@ impl Engine {
         };
         // The one thread policy's default (every core this process may use), as the engine's
         // window allows; `set_threads` asks for fewer.
-        let threads = Engine::usable_threads(&rules, crate::threads::allowed(None, usize::MAX));
+        let threads =
+            Engine::usable_threads(&rules, crate::threads::Runner::Alone.default_threads());
         Engine {
             rules,
             method,
