@@ -4,7 +4,7 @@
 //! a few pages instead of a search.
 
 use std::path::{Path, PathBuf};
-use xo_core::query::{from_database, Answer, Query, Question};
+use xo_core::query::{Answer, Query, Question};
 use xo_core::rules::Rules;
 use xo_store::tier::TierFile;
 
@@ -71,10 +71,10 @@ impl Database {
         self.tiers.iter().map(TierFile::len).sum()
     }
 
-    /// The answer to `query` from this database, when it is a solve question about its game
-    /// (`None` otherwise, and when a block the answer needs is damaged: the request is then
-    /// searched, and the damage reported on standard error).
-    pub fn answer(&self, query: &Query) -> Option<Answer> {
+    /// The answer to `query` from this database by the store's one way
+    /// ([`xo_store::database::answer_from`]), when it is a solve question about its game
+    /// (`None` otherwise); an error when a block the answer needs is damaged.
+    pub fn answer(&self, query: &Query) -> Option<Result<Answer, xo_store::StoreError>> {
         if !matches!(
             query.question(),
             Question::Value | Question::Score | Question::Analysis { .. }
@@ -84,14 +84,10 @@ impl Database {
         }
         let plies = query.position()?.plies() as usize;
         let tier = self.tiers.get(plies)?;
-        let next = self.tiers.get(plies + 1);
-        let report = from_database(query, tier, next);
-        for t in std::iter::once(tier).chain(next) {
-            if let Err(e) = t.damage() {
-                eprintln!("xo serve: {e}: answered by search instead");
-                return None;
-            }
-        }
-        Some(Answer::Solve(report))
+        let next = match xo_store::database::needs_next(query) {
+            true => Some(self.tiers.get(plies + 1)?),
+            false => None,
+        };
+        Some(xo_store::database::answer_from(query, tier, next))
     }
 }

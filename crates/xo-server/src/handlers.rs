@@ -18,7 +18,7 @@ use serde::Serialize;
 use std::sync::Arc;
 use std::time::Instant;
 use xo_core::budget::Meter;
-use xo_core::query::{answer, describe, presets, Game, Query, Question};
+use xo_core::query::{answer, describe, presets, Answer, Game, Query, Question};
 use xo_core::request::{Ask, Request as XoRequest, FIELDS};
 
 /// What every handler shares.
@@ -174,14 +174,26 @@ async fn respond(state: Arc<AppState>, query: Query, meter: Meter, started: Inst
     if let Some(body) = state.cache.get(&key).filter(|_| cached) {
         return body_response(StatusCode::OK, body.to_string(), started);
     }
-    if let Some(answer) = state.config.databases.iter().find_map(|db| db.answer(&query)) {
-        return json_response(StatusCode::OK, &answer, started);
+    // A database answers its game; a damaged one leaves the question to the search, which
+    // says so in its report's note.
+    let mut damaged = None;
+    match state.config.databases.iter().find_map(|db| db.answer(&query)) {
+        Some(Ok(answer)) => return json_response(StatusCode::OK, &answer, started),
+        Some(Err(e)) => damaged = Some(format!("{e}: answered by search instead")),
+        None => {}
     }
+    let cached = cached && damaged.is_none();
     let query = Arc::new(query);
     let asked = query.clone();
     // The answer and its JSON, both on the worker and within the request's budget.
     let work = move |m: &Meter| {
-        let answer = answer(&asked, m)?;
+        let mut answer = answer(&asked, m)?;
+        if let (Answer::Solve(report), Some(damaged)) = (&mut answer, damaged) {
+            report.note = Some(match report.note.take() {
+                Some(note) => format!("{note}; {damaged}"),
+                None => damaged,
+            });
+        }
         match render(&answer, m) {
             Ok(body) => Ok(Ok((answer.stopped().is_some(), body))),
             Err(RenderError::Stopped(stopped)) => Err(stopped),

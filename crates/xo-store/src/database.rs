@@ -266,20 +266,48 @@ impl Database {
         let plies = query.position().map_or(0, |p| p.plies());
         meter.check()?;
         let tier = self.tier(plies)?;
-        let next =
-            if (plies as usize) < rules.cells() && matches!(question, Question::Analysis { .. }) {
-                meter.check()?;
-                Some(self.tier(plies + 1)?)
-            } else {
-                None
-            };
-        let report = from_database(&query, &tier, next.as_ref());
-        tier.damage()?;
-        if let Some(next) = &next {
-            next.damage()?;
-        }
-        Ok((query, Answer::Solve(report)))
+        let next = if needs_next(&query) {
+            meter.check()?;
+            Some(self.tier(plies + 1)?)
+        } else {
+            None
+        };
+        let answer = answer_from(&query, &tier, next.as_ref())?;
+        Ok((query, answer))
     }
+}
+
+/// Whether a database answers `query` from the tier after its position's too: for every
+/// move's value (an analysis), when a move is left.
+///
+/// ```
+/// use xo_core::query::{Game, Query, Question};
+/// use xo_store::database::needs_next;
+/// let ttt = || Game::parse("tictactoe").unwrap();
+/// assert!(needs_next(&Query::new(ttt(), None, Question::Analysis { winning_only: false }).unwrap()));
+/// assert!(!needs_next(&Query::new(ttt(), None, Question::Value).unwrap()));
+/// ```
+pub fn needs_next(query: &Query) -> bool {
+    let plies = query.position().map_or(0, |p| p.plies()) as usize;
+    let cells = query.rules().map_or(0, Rules::cells);
+    matches!(query.question(), Question::Analysis { .. }) && plies < cells
+}
+
+/// The one way a strong database answers `query` (a question about its game): from `tier`,
+/// its position's, and `next`, the tier after it where [`needs_next`] says so; both checked for
+/// damage after the lookup, so that an answer read from a damaged block is never given. The
+/// command, Python and the server all answer through here.
+pub fn answer_from(
+    query: &Query,
+    tier: &TierFile,
+    next: Option<&TierFile>,
+) -> Result<Answer, StoreError> {
+    let report = from_database(query, tier, next);
+    tier.damage()?;
+    if let Some(next) = next {
+        next.damage()?;
+    }
+    Ok(Answer::Solve(report))
 }
 
 /// Why a database could not answer a position.
