@@ -130,6 +130,8 @@ fn request(fields: &Bound<'_, PyDict>) -> Result<Request, String> {
     }
     // The budgets' own checks, before anything runs.
     r.budget(Budget::default()).map_err(|e| e.to_string())?;
+    // The command's refusal of an `XO_GRUNDY_KERNEL` that names no kernel (the core ignores it).
+    xo_core::solve::grundy::PassKernel::cap_from_env()?;
     Ok(r)
 }
 

@@ -23,6 +23,17 @@ def test_bad_input_is_the_commands_message(args, kwargs, command):
     assert isinstance(e.value, ValueError)
 
 
+def test_a_kernel_cap_naming_no_kernel_is_refused_as_by_the_command(monkeypatch):
+    monkeypatch.setenv("XO_GRUNDY_KERNEL", "avx9")
+    message = xo_error("grundy", "kayles", "--upto", "10")
+    assert "XO_GRUNDY_KERNEL" in message
+    with pytest.raises(xo.BadInput) as e:
+        xo.grundy("kayles", upto=10)
+    assert str(e.value) == message
+    monkeypatch.setenv("XO_GRUNDY_KERNEL", "scalar")
+    assert list(xo.grundy("kayles", upto=10)["values"][:4]) == [0, 1, 2, 3]
+
+
 def test_bad_keywords_are_named():
     with pytest.raises(xo.BadInput, match="exclude each other"):
         xo.solve("tictactoe", winning=True, value_only=True)
