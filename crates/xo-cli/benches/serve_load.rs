@@ -11,11 +11,11 @@
 #[path = "../tests/serving/mod.rs"]
 mod serving;
 
-use serving::load::{run, LoadReport, Plan};
+use serving::load::{run, LoadPlan, LoadReport};
 use serving::{mixed_cases, Server};
 use std::time::Instant;
 
-fn checked(server: &Server, plan: &Plan) -> LoadReport {
+fn checked(server: &Server, plan: &LoadPlan) -> LoadReport {
     let report = server.block_on(run(server.addr, plan));
     assert_eq!(report.wrong, 0, "{:?}", report.first_wrong);
     assert_eq!(report.server_errors, 0);
@@ -25,7 +25,7 @@ fn checked(server: &Server, plan: &Plan) -> LoadReport {
 fn main() {
     let positions: Vec<_> =
         mixed_cases(200).into_iter().filter(|c| c.status == 200).collect::<Vec<_>>();
-    let one = |requests| Plan { requests, clients: 1, cases: positions.clone() };
+    let one = |requests| LoadPlan { requests, clients: 1, cases: positions.clone() };
 
     let warm = Server::start(&[]);
     checked(&warm, &one(positions.len())); // fills the answer cache
@@ -56,7 +56,7 @@ fn main() {
         process_ms / c.client_ms.0
     );
 
-    let mixed = Plan { requests: 20_000, clients: 200, cases: mixed_cases(200) };
+    let mixed = LoadPlan { requests: 20_000, clients: 200, cases: mixed_cases(200) };
     let mut rss = Vec::new();
     for round in 0..5 {
         let r = checked(&warm, &mixed);

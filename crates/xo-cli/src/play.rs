@@ -11,7 +11,7 @@ use std::io::{BufRead, Write};
 
 /// The longest line `play` reads (the position with `-`, then one command a line).
 const MAX_LINE: u64 = 1 << 20;
-use xo_core::game::Game as _;
+use xo_core::game::GameTree as _;
 use xo_core::games::board::BoardMove;
 use xo_core::query::{answer, Answer, Game, MoveReport, Query, Question, Source};
 use xo_core::rules::{parse_move, Position, Rules};

@@ -16,7 +16,7 @@ use std::time::Duration;
 use {
     std::sync::Arc,
     xo_core::budget::Budget,
-    xo_server::{Config, Database},
+    xo_server::{Config, ServedDatabase},
 };
 
 /// Arguments of `xo serve`.
@@ -110,7 +110,8 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
         if let Some(earlier) = args.db[..i].iter().find(|d| same(d, dir)) {
             anyhow::bail!("--db {} is given twice (as {})", dir.display(), earlier.display());
         }
-        let db = Database::load(dir, left).with_context(|| format!("--db {}", dir.display()))?;
+        let db =
+            ServedDatabase::load(dir, left).with_context(|| format!("--db {}", dir.display()))?;
         // Only the first database of a game would ever answer.
         if let Some(other) = config.databases.iter().find(|d| d.rules() == db.rules()) {
             anyhow::bail!(

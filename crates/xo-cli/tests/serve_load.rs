@@ -5,14 +5,14 @@
 
 mod serving;
 
-use serving::load::{run, Plan};
+use serving::load::{run, LoadPlan};
 use serving::{mixed_cases, Server};
 
 #[test]
 #[ignore = "slow: 16,000 requests (in .ci/run's slow group)"]
 fn two_hundred_clients_get_only_right_answers_and_memory_stays_flat() {
     let server = Server::start(&["--timeout", "10"]);
-    let plan = Plan { requests: 4000, clients: 200, cases: mixed_cases(60) };
+    let plan = LoadPlan { requests: 4000, clients: 200, cases: mixed_cases(60) };
     let mut rss = Vec::new();
     for round in 0..4 {
         let report = server.block_on(run(server.addr, &plan));

@@ -10,7 +10,7 @@
 //!
 //! - [`budget`]: the one budget every job runs under, and how a job says it stopped.
 //! - [`value`]: game-theoretic values relative to the player to move.
-//! - [`game`]: the [`Game`](game::Game) trait every engine is generic over.
+//! - [`game`]: the [`GameTree`](game::GameTree) trait every engine is generic over.
 //! - [`games`]: fast representations of concrete games (bitboards, strips, heaps).
 //! - [`request`]: the one request type every front end fills (CLI flags, HTTP parameters, JSON).
 //! - [`query`]: the one entry point: a request prepared into a plan (the engine chosen, holding
@@ -22,7 +22,7 @@
 //! use xo_core::games::board::Board;
 //! use xo_core::rules::parse_game;
 //! use xo_core::solve::count::count_games;
-//! use xo_core::game::Game;
+//! use xo_core::game::GameTree;
 //!
 //! let ttt = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
 //! let counts = count_games(&ttt, &ttt.start());

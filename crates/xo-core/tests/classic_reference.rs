@@ -8,7 +8,7 @@
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::collections::HashSet;
 use xo_core::budget::Meter;
-use xo_core::game::Game;
+use xo_core::game::GameTree;
 use xo_core::games::board::{Board, BoardPosition};
 use xo_core::games::lol::LolStrip;
 use xo_core::games::octal::OctalGame;

@@ -5,7 +5,7 @@
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::collections::HashSet;
 use xo_core::budget::Meter;
-use xo_core::game::Game;
+use xo_core::game::GameTree;
 use xo_core::games::board::Board;
 use xo_core::rules::{parse_game, Marks, Position, Rules};
 use xo_core::solve::enumerate::{census, census_with, plain_count};

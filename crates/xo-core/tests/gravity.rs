@@ -5,7 +5,7 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use xo_core::budget::{Budget, Limit, Meter, Ticker};
-use xo_core::game::Game;
+use xo_core::game::GameTree;
 use xo_core::games::board::Board;
 use xo_core::games::gravity::{fits_gravity, Bits, GravityBoard};
 use xo_core::rules::{parse_game, Position, PositionError, Rules};

@@ -10,7 +10,7 @@
 //! rest cannot handle is a bug of the same kind.
 
 use proptest::prelude::*;
-use xo_core::game::Game;
+use xo_core::game::GameTree;
 use xo_core::games::board::Board;
 use xo_core::games::lol::LolStrip;
 use xo_core::games::octal::OctalGame;
@@ -229,9 +229,9 @@ fn use_rules(rules: &Rules) {
     if rules.cells() <= 64 {
         if let Ok(board) = Board::new(rules) {
             let start = board.start();
-            let _ = Game::outcome(&board, &start);
+            let _ = GameTree::outcome(&board, &start);
             let mut moves = Vec::new();
-            Game::moves(&board, &start, &mut moves);
+            GameTree::moves(&board, &start, &mut moves);
         }
     }
 }
@@ -296,8 +296,8 @@ proptest! {
             if let Ok(pos) = setup.validate(rules) {
                 let board = Board::new(rules).unwrap();
                 let bits = board.encode(&pos);
-                let _ = Game::outcome(&board, &bits);
-                let _ = Game::outcome(rules, &pos);
+                let _ = GameTree::outcome(&board, &bits);
+                let _ = GameTree::outcome(rules, &pos);
             }
         }
     }
@@ -329,7 +329,7 @@ proptest! {
         if let Ok(setup) = Setup::parse(rules, &text) {
             if let Ok(pos) = setup.validate(rules) {
                 let board = Board::new(rules).unwrap();
-                prop_assert_eq!(Game::outcome(&board, &board.encode(&pos)), Game::outcome(rules, &pos), "{}", text);
+                prop_assert_eq!(GameTree::outcome(&board, &board.encode(&pos)), GameTree::outcome(rules, &pos), "{}", text);
             }
         }
     }

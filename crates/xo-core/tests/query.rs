@@ -5,7 +5,7 @@
 
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use xo_core::budget::{Budget, Limit, Meter};
-use xo_core::game::Game as _;
+use xo_core::game::GameTree as _;
 use xo_core::query::{answer, Answer, Engine, Game, Query, Question, SolveReport};
 use xo_core::rules::{parse_game, parse_move, Position, Rules};
 use xo_core::solve::grundy::nim_sequence_plain;

@@ -1,9 +1,9 @@
 //! Property tests over the whole rules family: random rules (board of at most 12 cells, with or
 //! without gravity; own, two shared or one same mark; k in a row or a word; normal or misère)
 //! and random reachable positions, reached by playing random legal moves on the naive reference
-//! (`Rules` itself as a `Game`). For each:
+//! (`Rules` itself as a `GameTree`). For each:
 //!
-//! (a) the bitboard `Board` as a `Game` agrees with the naive `Rules` on every step of a random
+//! (a) the bitboard `Board` as a `GameTree` agrees with the naive `Rules` on every step of a random
 //!     playout to the end: the same legal moves, outcome and plies, and the same position after
 //!     each move;
 //! (b) the negamax `Searcher` agrees with plain minimax on the value and remoteness of the
@@ -13,7 +13,7 @@
 
 use proptest::prelude::*;
 use xo_core::budget::Meter;
-use xo_core::game::Game;
+use xo_core::game::GameTree;
 use xo_core::games::board::{Board, BoardMove, BoardPosition};
 use xo_core::rules::{Goal, Marks, Position, Rules};
 use xo_core::solve::enumerate::{census, census_with, plain_count};
@@ -124,7 +124,7 @@ fn sorted_naive_moves(rules: &Rules, pos: &Position) -> Vec<(usize, u8)> {
 
 fn sorted_board_moves(board: &Board, pos: &BoardPosition) -> Vec<(usize, u8)> {
     let mut moves: Vec<BoardMove> = Vec::new();
-    Game::moves(board, pos, &mut moves);
+    GameTree::moves(board, pos, &mut moves);
     let mut moves: Vec<(usize, u8)> = moves.iter().map(|m| (m.cell as usize, m.mark)).collect();
     moves.sort_unstable();
     moves
@@ -156,9 +156,9 @@ proptest! {
         for &c in choices.iter().chain(std::iter::once(&0)) {
             let text = pos.to_text(&rules);
             prop_assert_eq!(board.encode(&pos), bits, "{}: {}", &rules.name, &text);
-            prop_assert_eq!(Game::plies(&board, &bits), rules.plies(&pos), "{}: {}", &rules.name, &text);
+            prop_assert_eq!(GameTree::plies(&board, &bits), rules.plies(&pos), "{}: {}", &rules.name, &text);
             prop_assert_eq!(
-                Game::outcome(&board, &bits),
+                GameTree::outcome(&board, &bits),
                 rules.outcome(&pos),
                 "{}: outcome of {}", &rules.name, &text
             );
@@ -172,7 +172,7 @@ proptest! {
             }
             let (cell, mark) = naive[c as usize % naive.len()];
             pos = rules.play(&pos, (cell, mark));
-            bits = Game::play(&board, &bits, BoardMove { cell: cell as u8, mark });
+            bits = GameTree::play(&board, &bits, BoardMove { cell: cell as u8, mark });
         }
     }
 

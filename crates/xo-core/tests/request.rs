@@ -6,7 +6,7 @@
 
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use xo_core::budget::{Budget, Meter};
-use xo_core::game::Game as _;
+use xo_core::game::GameTree as _;
 use xo_core::games::board::Board;
 use xo_core::query::{
     answer, Answer, Engine, Game, MoveReport, Query, Question, Source, TREBLECROSS_SEARCH_CELLS,
@@ -325,7 +325,7 @@ fn a_request_has_the_same_fields_in_json_and_in_text_parameters() {
 /// allow written out directly from the code: the reference the heap search is checked against.
 struct PlainOctal(Vec<u8>);
 
-impl xo_core::game::Game for PlainOctal {
+impl xo_core::game::GameTree for PlainOctal {
     type Position = Vec<usize>;
     type Move = (usize, usize, [usize; 3]);
 

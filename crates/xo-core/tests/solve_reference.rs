@@ -3,7 +3,7 @@
 
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use xo_core::budget::Meter;
-use xo_core::game::Game;
+use xo_core::game::GameTree;
 use xo_core::games::board::{Board, BoardMove};
 use xo_core::rules::{parse_game, Position, Rules, Setup};
 use xo_core::solve::minimax::plain_score;

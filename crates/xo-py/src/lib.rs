@@ -22,7 +22,7 @@ use std::sync::Arc;
 use xo_core::budget::{Budget, Limit, Meter, Stopped};
 use xo_core::query::{answer, describe, Answer, Query, Question};
 use xo_core::request::{Ask, Request};
-use xo_core::solve::book::Book as CoreBook;
+use xo_core::solve::book::Book;
 
 /// What a call hands back to Python: exit status, report (JSON) and message.
 type Outcome = (u8, String, String);
@@ -140,7 +140,7 @@ fn request(fields: &Bound<'_, PyDict>) -> Result<Request, String> {
 /// the game (Connect Four's), unless `no_book` (as `xo solve` does).
 fn prepare(
     request: &Request,
-    book: Option<&Arc<CoreBook>>,
+    book: Option<&Arc<Book>>,
     runner: xo_core::threads::Runner,
 ) -> Result<Query, String> {
     xo_store::book::prepare(request, book, runner).map_err(|e| e.to_string())
@@ -154,7 +154,7 @@ fn prepare(
 fn ask(
     py: Python<'_>,
     fields: &Bound<'_, PyDict>,
-    book: Option<PyRef<'_, Book>>,
+    book: Option<PyRef<'_, PyBook>>,
 ) -> PyResult<Outcome> {
     let request = match request(fields) {
         Ok(r) => r,
@@ -184,7 +184,7 @@ fn ask_many<'py>(
     fields: &Bound<'py, PyDict>,
     positions: &Bound<'py, PyAny>,
     make: &Bound<'py, PyAny>,
-    book: Option<PyRef<'py, Book>>,
+    book: Option<PyRef<'py, PyBook>>,
 ) -> PyResult<(u8, Py<PyAny>, String, usize)> {
     let none = || py.None();
     let request = match request(fields) {
@@ -285,19 +285,19 @@ fn describe_game(fields: &Bound<'_, PyDict>) -> Outcome {
 
 /// A strong database folder (written by `xo solve GAME --strong --db DIR`), open for queries;
 /// each query maps the two tiers it needs and reads a few of their blocks.
-#[pyclass(frozen, module = "xo._xo")]
-struct Database {
+#[pyclass(frozen, name = "Database", module = "xo._xo")]
+struct PyDatabase {
     inner: Arc<xo_store::database::Database>,
 }
 
 #[pymethods]
-impl Database {
+impl PyDatabase {
     /// Opens the folder `path` (its game from its manifest); a folder that is not a database
     /// raises `ValueError` with the message `xo query` prints.
     #[new]
-    fn new(path: std::path::PathBuf) -> PyResult<Database> {
+    fn new(path: std::path::PathBuf) -> PyResult<PyDatabase> {
         xo_store::database::Database::open(&path)
-            .map(|db| Database { inner: Arc::new(db) })
+            .map(|db| PyDatabase { inner: Arc::new(db) })
             .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
     }
 
@@ -347,19 +347,19 @@ impl Database {
 
 /// An opening book of a gravity game (made by `xo book`), read and checked, for the gravity
 /// engine to consult.
-#[pyclass(frozen, module = "xo._xo")]
-struct Book {
-    inner: Arc<CoreBook>,
+#[pyclass(frozen, name = "Book", module = "xo._xo")]
+struct PyBook {
+    inner: Arc<Book>,
 }
 
 #[pymethods]
-impl Book {
+impl PyBook {
     /// Reads the book file `path`; a file that is not a book raises `ValueError` with the
     /// command's message.
     #[new]
-    fn new(path: std::path::PathBuf) -> PyResult<Book> {
+    fn new(path: std::path::PathBuf) -> PyResult<PyBook> {
         xo_store::book::read(Path::new(&path))
-            .map(|b| Book { inner: Arc::new(b) })
+            .map(|b| PyBook { inner: Arc::new(b) })
             .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
     }
 
@@ -392,8 +392,8 @@ fn _xo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ask, m)?)?;
     m.add_function(wrap_pyfunction!(ask_many, m)?)?;
     m.add_function(wrap_pyfunction!(describe_game, m)?)?;
-    m.add_class::<Database>()?;
-    m.add_class::<Book>()?;
+    m.add_class::<PyDatabase>()?;
+    m.add_class::<PyBook>()?;
     m.add("CORES", xo_core::threads::cores())?;
     Ok(())
 }

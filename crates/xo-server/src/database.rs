@@ -8,9 +8,10 @@ use xo_core::query::{Answer, Query, Question};
 use xo_core::rules::Rules;
 use xo_store::tier::TierFile;
 
-/// One game's strong solution, every tier mapped.
+/// One game's strong solution as the server holds it: every tier mapped once at start-up (where
+/// [`xo_store::database::Database`] maps the tiers each query needs).
 #[derive(Debug)]
-pub struct Database {
+pub struct ServedDatabase {
     rules: Rules,
     tiers: Vec<TierFile>,
     folder: PathBuf,
@@ -34,12 +35,12 @@ pub enum DatabaseError {
     },
 }
 
-impl Database {
+impl ServedDatabase {
     /// Opens every tier in `folder`, checking each file's header and length, within
     /// `memory_bytes` (the tiers' bytes, which the mapped files may bring into memory), then
     /// every block's checksum once (a damaged database is refused at start, not found by a
     /// request; the records stay in the files, not in this process's memory).
-    pub fn load(folder: &Path, memory_bytes: u64) -> Result<Database, DatabaseError> {
+    pub fn load(folder: &Path, memory_bytes: u64) -> Result<ServedDatabase, DatabaseError> {
         let db = xo_store::database::Database::open(folder)?;
         let tiers = db.tiers()?;
         let bytes = tiers.iter().map(TierFile::bytes).fold(0u64, u64::saturating_add);
@@ -53,7 +54,7 @@ impl Database {
         for tier in &tiers {
             tier.check_all()?;
         }
-        Ok(Database { rules: db.rules().clone(), tiers, folder: folder.to_path_buf() })
+        Ok(ServedDatabase { rules: db.rules().clone(), tiers, folder: folder.to_path_buf() })
     }
 
     /// The game the database solves.

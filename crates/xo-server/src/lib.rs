@@ -26,7 +26,7 @@ mod params;
 mod send;
 
 pub use conn::{read_body, BodyLimits, Connections};
-pub use database::{Database, DatabaseError};
+pub use database::{DatabaseError, ServedDatabase};
 pub use error::ApiError;
 
 use axum::routing::get;
@@ -56,7 +56,7 @@ pub struct Config {
     /// The largest request body accepted (POST); larger ones get 413.
     pub max_body: usize,
     /// Strong databases answering the games they hold.
-    pub databases: Vec<Arc<Database>>,
+    pub databases: Vec<Arc<ServedDatabase>>,
     /// Opening books for the gravity games they are of.
     pub books: Vec<Arc<xo_core::solve::book::Book>>,
     /// The most bytes of answers kept for repeated questions (0: keep none).

@@ -63,7 +63,7 @@ pub fn record(key: u64, score: i8) -> [u8; RECORD] {
 
 /// What a journal holds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Scan {
+pub struct JournalScan {
     /// The scores of every valid record, in the journal's order.
     pub scores: Vec<(u64, i8)>,
     /// Bytes skipped: damaged or cut records.
@@ -89,9 +89,9 @@ pub struct Scan {
 /// assert_eq!((found.scores, found.skipped), (vec![(1, 2), (5, -6)], 7 + 24));
 /// assert!(scan(b"XOBOOKP\0other", &h).is_err());
 /// ```
-pub fn scan(bytes: &[u8], header: &[u8]) -> Result<Scan, String> {
+pub fn scan(bytes: &[u8], header: &[u8]) -> Result<JournalScan, String> {
     if bytes.len() < header.len() && header.starts_with(bytes) {
-        return Ok(Scan::default());
+        return Ok(JournalScan::default());
     }
     if !bytes.starts_with(header) {
         return Err("holds the scores of another book (another game or depth); remove it to \
@@ -108,7 +108,7 @@ pub fn scan(bytes: &[u8], header: &[u8]) -> Result<Scan, String> {
         None => 0,
     };
     let most = (cells / 2 + 1).min(127) as i8;
-    let mut found = Scan { valid_end: header.len() as u64, ..Scan::default() };
+    let mut found = JournalScan { valid_end: header.len() as u64, ..JournalScan::default() };
     let mut at = header.len();
     while at < bytes.len() {
         let rest = &bytes[at..];
@@ -167,7 +167,11 @@ impl Journal {
     /// Opens (or creates) the journal `path` of the book `output` whose journal header is
     /// `header`, taking its lock, and reads the scores it holds. Damaged bytes are skipped (and
     /// counted), and a damaged tail is cut so that new records follow the last valid one.
-    pub fn open(path: &Path, header: &[u8], output: &Path) -> Result<(Journal, Scan), StoreError> {
+    pub fn open(
+        path: &Path,
+        header: &[u8],
+        output: &Path,
+    ) -> Result<(Journal, JournalScan), StoreError> {
         // Kept whatever happens to the build, unless it is removed on purpose.
         let lock = Lock::acquire(path, output)?.keep_on_drop();
         let io = |action, e| StoreError::io(action, path, e);

@@ -2,7 +2,7 @@
 
 use rand::rngs::StdRng;
 use rand::Rng;
-use xo_core::game::Game as _;
+use xo_core::game::GameTree as _;
 use xo_core::rules::{Position, Rules};
 
 /// The position after `plies` random legal moves from the empty board (fewer when a game ends).

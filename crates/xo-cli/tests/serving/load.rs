@@ -33,7 +33,7 @@ pub struct Case {
 
 /// A load: `requests` requests from `clients` concurrent clients, cycling through `cases`.
 #[derive(Debug, Clone)]
-pub struct Plan {
+pub struct LoadPlan {
     /// Requests in all.
     pub requests: usize,
     /// Concurrent clients.
@@ -104,7 +104,7 @@ struct Tally {
 }
 
 /// Runs `plan` against the server at `addr`.
-pub async fn run(addr: SocketAddr, plan: &Plan) -> LoadReport {
+pub async fn run(addr: SocketAddr, plan: &LoadPlan) -> LoadReport {
     let client: Client<_, Empty<Bytes>> =
         Client::builder(TokioExecutor::new()).pool_max_idle_per_host(plan.clients).build_http();
     let next = Arc::new(AtomicUsize::new(0));

@@ -5,7 +5,7 @@
 //! board's symmetries (reflections and rotations; only the mirror under gravity) become byte
 //! lookup tables for canonical keys.
 
-use crate::game::{Game, Retrograde};
+use crate::game::{GameTree, Retrograde};
 use crate::rules::{Marks, Position, Rules};
 use crate::Value;
 
@@ -510,7 +510,7 @@ fn symmetry_maps(rules: &Rules) -> Vec<Vec<usize>> {
     maps
 }
 
-impl Game for Board {
+impl GameTree for Board {
     type Position = BoardPosition;
     type Move = BoardMove;
 

@@ -23,7 +23,7 @@
 //! ```
 
 use super::MoveReport;
-use crate::game::Game as _;
+use crate::game::GameTree as _;
 use crate::games::board::{Board, BoardMove, BoardPosition};
 use crate::rules::{move_name, move_order, Position, Rules};
 use crate::value::{preference, Scored};
@@ -65,7 +65,7 @@ impl Tree for Board {
 impl Tree for Rules {
     type Pos = Position;
     fn outcome(&self, pos: &Position) -> Option<Value> {
-        crate::game::Game::outcome(self, pos)
+        crate::game::GameTree::outcome(self, pos)
     }
     fn children(&self, pos: &Position, out: &mut Vec<Position>) {
         let mut moves = Vec::new();

@@ -10,7 +10,7 @@
 
 use super::{MoveReport, Query};
 use crate::budget::Stopped;
-use crate::game::Game as _;
+use crate::game::GameTree as _;
 use crate::rules::{move_name, move_order, player_to_move, Position, Rules};
 use crate::value::preference;
 use serde::Serialize;

@@ -398,7 +398,7 @@ fn after(
     pos: &Position,
     mv: Option<&str>,
 ) -> Result<(String, Position), InputError> {
-    use crate::game::Game as _;
+    use crate::game::GameTree as _;
     let Some(mv) = mv else {
         return Err(InputError::Request("the question after needs the move to play".into()));
     };

@@ -367,7 +367,7 @@ where
     T: crate::solve::strong::Records + ?Sized,
     N: crate::solve::strong::Records + ?Sized,
 {
-    use crate::game::Game as _;
+    use crate::game::GameTree as _;
     use crate::solve::strong::Tier;
     let mut report = query.solve_report();
     report.engine = "database";

@@ -99,7 +99,7 @@ impl Position {
     /// assert_eq!(Position::from_columns(&wide, "11").unwrap().cells()[12 + 10], 1);
     /// ```
     pub fn from_columns(rules: &Rules, moves: &str) -> Result<Position, PositionError> {
-        use crate::game::Game;
+        use crate::game::GameTree;
         if !rules.gravity {
             return Err(PositionError::IllegalMove {
                 index: 1,

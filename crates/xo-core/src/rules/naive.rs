@@ -2,7 +2,7 @@
 //! representation is tested against.
 
 use super::{Goal, Marks, Position, Rules};
-use crate::game::Game;
+use crate::game::GameTree;
 use crate::Value;
 
 /// A requirement of a pattern: this cell holds this mark.
@@ -106,8 +106,8 @@ impl Rules {
     }
 }
 
-/// The rules as a [`Game`], one plain cell vector per position.
-impl Game for Rules {
+/// The rules as a [`GameTree`], one plain cell vector per position.
+impl GameTree for Rules {
     type Position = Position;
     type Move = (usize, u8);
 

@@ -4,7 +4,7 @@
 //! of a position is the sum of its children's counts; memoising on the position makes that linear in
 //! the number of reachable positions rather than in the (far larger) number of games.
 
-use crate::game::Game;
+use crate::game::GameTree;
 use crate::Value;
 use std::collections::HashMap;
 use std::ops::Add;
@@ -45,7 +45,7 @@ impl Add for GameCounts {
 }
 
 /// The single game that a finished position is, attributed to its winner.
-fn finished<G: Game>(game: &G, pos: &G::Position, value: Value) -> GameCounts {
+fn finished<G: GameTree>(game: &G, pos: &G::Position, value: Value) -> GameCounts {
     let mover_is_first = game.plies(pos) % 2 == 0;
     let first_wins = match value {
         Value::Draw => return GameCounts { draws: 1, ..GameCounts::default() },
@@ -72,12 +72,12 @@ fn finished<G: Game>(game: &G, pos: &G::Position, value: Value) -> GameCounts {
 /// let c = counter.count(&BoardPosition { a: 0b1, b: 0b10000 });
 /// assert!(c.first > c.second);
 /// ```
-pub struct GameCounter<'g, G: Game> {
+pub struct GameCounter<'g, G: GameTree> {
     game: &'g G,
     memo: HashMap<G::Position, GameCounts>,
 }
 
-impl<'g, G: Game> GameCounter<'g, G> {
+impl<'g, G: GameTree> GameCounter<'g, G> {
     /// A counter with an empty memo.
     pub fn new(game: &'g G) -> Self {
         GameCounter { game, memo: HashMap::new() }
@@ -105,13 +105,13 @@ impl<'g, G: Game> GameCounter<'g, G> {
 /// Counts the games continuing from `pos` with a fresh memo.
 ///
 /// ```
-/// use xo_core::game::Game;
+/// use xo_core::game::GameTree;
 /// use xo_core::games::board::Board;
 /// use xo_core::rules::parse_game;
 /// use xo_core::solve::count::count_games;
 /// let ttt = Board::new(&parse_game("tictactoe").unwrap()).unwrap();
 /// assert_eq!(count_games(&ttt, &ttt.start()).total(), 255_168);
 /// ```
-pub fn count_games<G: Game>(game: &G, pos: &G::Position) -> GameCounts {
+pub fn count_games<G: GameTree>(game: &G, pos: &G::Position) -> GameCounts {
     GameCounter::new(game).count(pos)
 }

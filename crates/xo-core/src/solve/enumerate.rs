@@ -10,7 +10,7 @@
 //! on request in a dense table indexed by a ranking of the positions of their depth where it fits.
 
 use crate::budget::{Meter, Stopped};
-use crate::game::Game;
+use crate::game::GameTree;
 use crate::games::board::{Board, BoardPosition};
 use crate::solve::count::GameCounts;
 use crate::Value;
@@ -435,7 +435,7 @@ impl DepthRanks {
 /// let c = plain_count(&ttt, &pos);
 /// assert_eq!((c.first, c.second, c.draws), (4, 0, 0));
 /// ```
-pub fn plain_count<G: Game>(game: &G, pos: &G::Position) -> GameCounts {
+pub fn plain_count<G: GameTree>(game: &G, pos: &G::Position) -> GameCounts {
     if let Some(value) = game.outcome(pos) {
         let mover_is_first = game.plies(pos) % 2 == 0;
         return match value {

@@ -1,7 +1,7 @@
 //! Plain minimax with remoteness: every move of every position, no pruning, no table. Exponential,
 //! and obviously right; every faster engine is tested against it on small positions.
 
-use crate::game::Game;
+use crate::game::GameTree;
 use crate::value::Scored;
 use crate::Value;
 
@@ -9,7 +9,7 @@ use crate::Value;
 /// A winner takes the shortest win, a loser the longest loss.
 ///
 /// ```
-/// use xo_core::game::Game;
+/// use xo_core::game::GameTree;
 /// use xo_core::rules::{parse_game, Setup};
 /// use xo_core::solve::minimax::plain_score;
 /// use xo_core::Value;
@@ -19,7 +19,7 @@ use crate::Value;
 /// let s = plain_score(&ttt, &pos);
 /// assert_eq!((s.value, s.remoteness), (Value::Win, 1));
 /// ```
-pub fn plain_score<G: Game>(game: &G, pos: &G::Position) -> Scored {
+pub fn plain_score<G: GameTree>(game: &G, pos: &G::Position) -> Scored {
     if let Some(value) = game.outcome(pos) {
         return Scored { value, remoteness: 0 };
     }

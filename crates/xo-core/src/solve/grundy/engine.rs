@@ -47,9 +47,11 @@ const MAX_THREADS: usize = 4;
 /// planes, and room to grow).
 const MIRROR_BYTES: u64 = 12;
 
-/// The incremental engine: values so far plus the sparse-space bookkeeping.
+/// The incremental engine of a nim-sequence: values so far plus the sparse-space bookkeeping
+/// (not to be confused with [`query::Engine`](crate::query::Engine), which names the engine that
+/// answered a query).
 #[derive(Debug, Clone)]
-pub(crate) struct Engine {
+pub(crate) struct SequenceEngine {
     rules: OctalMoves,
     method: Method,
     values: Vec<Grundy>,
@@ -91,7 +93,7 @@ pub(crate) struct Engine {
     stats: EngineStats,
 }
 
-impl Engine {
+impl SequenceEngine {
     pub fn new(game: &OctalGame, method: Method) -> Self {
         let rules = OctalMoves::new(game);
         let next_review = match method {
@@ -127,8 +129,8 @@ impl Engine {
         // The one thread policy's default (every core this process may use), as the engine's
         // window allows; `set_threads` asks for fewer.
         let threads =
-            Engine::usable_threads(&rules, crate::threads::Runner::Alone.default_threads());
-        Engine {
+            SequenceEngine::usable_threads(&rules, crate::threads::Runner::Alone.default_threads());
+        SequenceEngine {
             rules,
             method,
             values: Vec::new(),
@@ -190,7 +192,7 @@ impl Engine {
 
     /// Lets the engine use up to `threads` threads (the values are the same with any number).
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = Engine::usable_threads(&self.rules, threads.max(1));
+        self.threads = SequenceEngine::usable_threads(&self.rules, threads.max(1));
     }
 
     /// Whether the next heaps can be valued by the filtered pass.
@@ -219,8 +221,8 @@ impl Engine {
     }
 
     /// Computes heaps up to `upto` inclusive, spending `meter`: asks it for the memory first
-    /// ([`Engine::bytes_for`]), ticks it once per heap valued, and reads its clock every few
-    /// milliseconds of work (on every thread). Stops when the meter does, keeping every value
+    /// ([`SequenceEngine::bytes_for`]), ticks it once per heap valued, and reads its clock every
+    /// few milliseconds of work (on every thread). Stops when the meter does, keeping every value
     /// found so far; fails at once if the meter has already stopped. Work too small to reach a
     /// reading of the clock always finishes.
     pub fn extend(&mut self, upto: usize, meter: &Meter) -> Result<(), Stopped> {

@@ -32,7 +32,7 @@
 //! sample.
 
 use super::kernel::Kernel;
-use super::scan::{Mirror, Side};
+use super::scan::{Mirror, SplitSide};
 use super::Grundy;
 use crate::games::octal::OctalMoves;
 
@@ -211,7 +211,7 @@ fn runs<'a>(
     m: &'a Mirror,
     rules: &'a OctalMoves,
     n: usize,
-) -> impl Iterator<Item = [Side<'a>; 2]> + Clone + 'a {
+) -> impl Iterator<Item = [SplitSide<'a>; 2]> + Clone + 'a {
     rules.split2.iter().filter(move |&&k| n >= k + 2).map(move |&k| {
         let rest = n - k;
         m.sides(rest, 1, rest / 2 + 1)

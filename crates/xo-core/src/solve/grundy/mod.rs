@@ -31,7 +31,7 @@ pub use sum::{analyse_sum, SumAnalysis, SumError, SumMove};
 
 use crate::budget::{Meter, Stopped};
 use crate::games::octal::{OctalGame, OctalMoves};
-use engine::Engine;
+use engine::SequenceEngine;
 use kernel::Kernel;
 
 /// A Grundy value. Octal games studied so far stay far below 2^16 for the heaps one can compute.
@@ -79,7 +79,7 @@ pub fn pass_kernel() -> Option<PassKernel> {
 /// assert_eq!(g, vec![0, 0, 0, 1, 1, 1, 2, 2, 0, 3, 3, 1, 1, 1, 0, 4]);
 /// ```
 pub fn nim_sequence(game: &OctalGame, upto: usize, meter: &Meter) -> Result<Vec<Grundy>, Stopped> {
-    let mut engine = Engine::new(game, Method::Auto);
+    let mut engine = SequenceEngine::new(game, Method::Auto);
     engine.extend(upto, meter)?;
     Ok(engine.into_values())
 }
@@ -98,7 +98,7 @@ pub fn nim_sequence(game: &OctalGame, upto: usize, meter: &Meter) -> Result<Vec<
 #[derive(Debug, Clone)]
 pub struct NimSequence {
     game: OctalGame,
-    engine: Engine,
+    engine: SequenceEngine,
 }
 
 impl NimSequence {
@@ -117,7 +117,7 @@ impl NimSequence {
     /// assert_eq!(seq.extend_to(15, &Meter::unlimited()).unwrap()[15], 4);
     /// ```
     pub fn with_method(game: OctalGame, method: Method) -> Self {
-        let engine = Engine::new(&game, method);
+        let engine = SequenceEngine::new(&game, method);
         NimSequence { game, engine }
     }
 

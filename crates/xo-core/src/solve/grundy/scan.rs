@@ -133,18 +133,21 @@ impl Mirror {
         (&self.fwd[from..to], &self.rev[start..start + (to - from)])
     }
 
-    /// Like [`pairs`](Self::pairs), with the byte planes of each side (see [`Side`]).
+    /// Like [`pairs`](Self::pairs), with the byte planes of each side (see [`SplitSide`]).
     #[inline]
-    pub fn sides(&self, rest: usize, from: usize, to: usize) -> [Side<'_>; 2] {
+    pub fn sides(&self, rest: usize, from: usize, to: usize) -> [SplitSide<'_>; 2] {
         let (lo, hi) = self.pairs(rest, from, to);
         let start = self.rev.len() + from - 1 - rest;
         let end = start + (to - from);
         [
-            Side {
+            SplitSide {
                 values: lo,
                 planes: [&self.fwd_high.as_slice()[from..to], &self.fwd_low.as_slice()[from..to]],
             },
-            Side { values: hi, planes: [&self.rev_high[start..end], &self.rev_low[start..end]] },
+            SplitSide {
+                values: hi,
+                planes: [&self.rev_high[start..end], &self.rev_low[start..end]],
+            },
         ]
     }
 }
@@ -153,12 +156,12 @@ impl Mirror {
 /// [`high_byte`]s and [`low_byte`]s. Both functions are linear over XOR, so the planes of
 /// `g(a) ^ g(rest - a)` are the XORs of the two sides' planes (for values below `2^12`).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Side<'a> {
+pub(crate) struct SplitSide<'a> {
     pub values: &'a [u16],
     pub planes: [&'a [u8]; 2],
 }
 
-impl Side<'_> {
+impl SplitSide<'_> {
     /// Whether both planes are as long as the values.
     pub fn len_ok(&self) -> bool {
         self.planes.iter().all(|p| p.len() == self.values.len())

@@ -13,7 +13,7 @@
 //! anything that gives a position's [`Record`] by its rank ([`Records`]).
 
 use crate::budget::{Meter, Stopped};
-use crate::game::Game;
+use crate::game::GameTree;
 use crate::games::board::{Board, BoardMove, BoardPosition};
 use crate::solve::enumerate::DepthRanks;
 use crate::value::{Scored, Value};

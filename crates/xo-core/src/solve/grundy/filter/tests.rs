@@ -116,9 +116,9 @@ fn kernels_agree_with_the_definition_on_random_tables() {
         });
         let limits = [rng.random_range(0..=size), size];
         let lo_planes = planes(&lo);
-        let lo_side = Side { values: &lo, planes: [&lo_planes[0], &lo_planes[1]] };
+        let lo_side = SplitSide { values: &lo, planes: [&lo_planes[0], &lo_planes[1]] };
         let hi_planes = his.each_ref().map(|h| planes(h));
-        let hi_sides: [Side; 2] = std::array::from_fn(|h| Side {
+        let hi_sides: [SplitSide; 2] = std::array::from_fn(|h| SplitSide {
             values: &his[h],
             planes: [&hi_planes[h][0], &hi_planes[h][1]],
         });

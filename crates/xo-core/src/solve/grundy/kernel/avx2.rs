@@ -5,7 +5,7 @@
 //! low plane into the bit within the byte. Tables shrink as the pass goes, so later blocks need
 //! fewer pieces beyond the first eight. See [`blocks`](super::blocks) for the walk and the hits.
 
-use super::super::scan::Side;
+use super::super::scan::SplitSide;
 #[cfg(target_arch = "x86_64")]
 use super::blocks::{self, Lookup};
 
@@ -23,8 +23,8 @@ impl Avx2 {
     pub fn mark<const H: usize>(
         self,
         pairs: usize,
-        lo: &Side,
-        hi: &[Side; H],
+        lo: &SplitSide,
+        hi: &[SplitSide; H],
         tables: &mut [[u64; 64]; H],
         count: &mut u64,
     ) {
@@ -50,8 +50,8 @@ mod x86 {
     #[target_feature(enable = "avx2,popcnt")]
     pub(super) unsafe fn mark<const H: usize>(
         pairs: usize,
-        lo: &Side,
-        hi: &[Side; H],
+        lo: &SplitSide,
+        hi: &[SplitSide; H],
         tables: &mut [[u64; 64]; H],
         count: &mut u64,
     ) {

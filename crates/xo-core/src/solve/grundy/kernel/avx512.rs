@@ -3,7 +3,7 @@
 //! `2 P` registers, and the hits written out compressed. Only reached through
 //! [`Kernel::Avx512`](super::Kernel::Avx512), whose token proves the CPU has every instruction.
 
-use super::super::scan::{high_byte, low_byte, Side};
+use super::super::scan::{high_byte, low_byte, SplitSide};
 use super::MAX_BLOCK;
 /// Splits from which the kernel notes the groups that hit instead of branching on each.
 const DENSE: usize = 8192;
@@ -222,8 +222,8 @@ fn compress_bytes(m: u64, a: __m512i) -> __m512i {
 /// their splits), each with its own table and its own part of `hits`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512bitalg,popcnt")]
 pub(super) fn mark<const P: usize, const H: usize>(
-    lo: &Side,
-    hi: &[Side; H],
+    lo: &SplitSide,
+    hi: &[SplitSide; H],
     tables: &mut [[u64; 64]; H],
     hits: &mut [u8],
     count: &mut u64,

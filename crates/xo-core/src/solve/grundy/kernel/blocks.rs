@@ -4,7 +4,7 @@
 //! start, its hits (rare after the first blocks) cleared one by one from their exact values, and
 //! the rest of each block looked up exactly.
 
-use super::super::scan::Side;
+use super::super::scan::SplitSide;
 use super::{FIRST_BLOCK, MAX_BLOCK};
 
 /// A vector kernel's lookup of runs of 64 splits in one table, as the table was when it was made.
@@ -16,7 +16,7 @@ pub(super) trait Lookup {
     unsafe fn new(table: &[u64; 64], pairs: usize) -> Self;
 
     /// Bit `j` set when split `at + j` hits: its XOR modulo `1024 * pairs` is in the table.
-    /// `lo` and `hi` are the two sides' planes ([`Side::planes`]).
+    /// `lo` and `hi` are the two sides' planes ([`SplitSide::planes`]).
     ///
     /// # Safety
     /// The CPU has the kernel's instructions, and all four planes hold at least `at + 64` bytes.
@@ -31,8 +31,8 @@ pub(super) trait Lookup {
 #[inline(always)]
 pub(super) unsafe fn mark<L: Lookup, const H: usize>(
     pairs: usize,
-    lo: &Side,
-    hi: &[Side; H],
+    lo: &SplitSide,
+    hi: &[SplitSide; H],
     tables: &mut [[u64; 64]; H],
     count: &mut u64,
 ) {

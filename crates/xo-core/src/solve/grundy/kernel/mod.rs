@@ -36,7 +36,7 @@ mod neon;
 
 pub use choice::PassKernel;
 
-use super::scan::Side;
+use super::scan::SplitSide;
 
 /// Splits in the first block of the pass; blocks double up to [`MAX_BLOCK`].
 const FIRST_BLOCK: usize = 256;
@@ -138,7 +138,7 @@ impl Kernel {
     /// takes, and adds to `count` the number of splits found hitting a value still in the table.
     ///
     /// Contract: `pairs` is 1, 2 or 4; `lo` and every `hi[h]` have the same length, their
-    /// planes match their values ([`Side::len_ok`]), and every XOR is below 4096. `hits` is
+    /// planes match their values ([`SplitSide::len_ok`]), and every XOR is below 4096. `hits` is
     /// scratch space (resized as needed, its contents unspecified after). The tables come out
     /// exact. `count` counts hits the way the vector kernels find them, which every implementation
     /// follows: the splits go in blocks of 256, 512, ..., then 2048 splits, each looked up in the
@@ -149,8 +149,8 @@ impl Kernel {
     pub fn mark_options<const H: usize>(
         self,
         pairs: usize,
-        lo: &Side,
-        hi: &[Side; H],
+        lo: &SplitSide,
+        hi: &[SplitSide; H],
         tables: &mut [[u64; 64]; H],
         hits: &mut Vec<u8>,
         count: &mut u64,
@@ -185,8 +185,8 @@ impl Kernel {
 /// [`Kernel::mark_options`] in plain Rust.
 fn mark_scalar<const H: usize>(
     pairs: usize,
-    lo: &Side,
-    hi: &[Side; H],
+    lo: &SplitSide,
+    hi: &[SplitSide; H],
     tables: &mut [[u64; 64]; H],
     count: &mut u64,
 ) {

@@ -5,7 +5,7 @@
 //! results ORed. A one-register `tbl` turns the low plane into the bit within the byte. See
 //! [`blocks`](super::blocks) for the walk and the hits.
 
-use super::super::scan::Side;
+use super::super::scan::SplitSide;
 #[cfg(target_arch = "aarch64")]
 use super::blocks::{self, Lookup};
 
@@ -24,8 +24,8 @@ impl Neon {
     pub fn mark<const H: usize>(
         self,
         pairs: usize,
-        lo: &Side,
-        hi: &[Side; H],
+        lo: &SplitSide,
+        hi: &[SplitSide; H],
         tables: &mut [[u64; 64]; H],
         count: &mut u64,
     ) {
@@ -51,8 +51,8 @@ mod arm {
     #[target_feature(enable = "neon")]
     pub(super) unsafe fn mark<const H: usize>(
         pairs: usize,
-        lo: &Side,
-        hi: &[Side; H],
+        lo: &SplitSide,
+        hi: &[SplitSide; H],
         tables: &mut [[u64; 64]; H],
         count: &mut u64,
     ) {
