@@ -34,7 +34,7 @@ fuzz_target!(|data: &[u8]| {
         timeout: budget.timeout.min(Duration::from_secs(2)),
         memory_bytes: budget.memory_bytes.min(64 << 20),
     };
-    if let Ok(query) = request.prepare(&[], 1) {
+    if let Ok(query) = request.prepare(&[], xo_core::threads::Runner::Pool) {
         let _ = answer(&query, &Meter::new(capped));
     }
 });
