@@ -475,8 +475,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 BatchFormat::Connect4Score => {
                     let mut answerer = Connect4ScoreAnswerer::with_meter(meter);
                     let connect4 = xo_core::rules::parse_game("connect4")?;
-                    let given: Vec<_> = book.into_iter().collect();
-                    if let Some(book) = xo_store::book::for_game(&given, no_book, &connect4) {
+                    // The given book is of connect4 (checked above).
+                    if let Some(book) = xo_store::book::for_game(book.as_ref(), no_book, &connect4)
+                    {
                         answerer = answerer.with_book(book);
                     }
                     batch::run_all(&mut answerer, input, &mut out)

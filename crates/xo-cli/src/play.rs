@@ -195,7 +195,7 @@ fn best_move(
     let game = Game::Placement(rules.clone());
     let mut query = Query::prepare(game, Source::Text(Some(&text)), Question::Best, None)?
         .with_threads(xo_core::threads::Runner::Alone.default_threads());
-    if let Some(book) = xo_store::book::for_game(&[], !book, rules) {
+    if let Some(book) = xo_store::book::for_game(None, !book, rules) {
         query = query.with_book(book);
     }
     let (meter, bar) = budget.meter();

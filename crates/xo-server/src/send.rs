@@ -156,6 +156,20 @@ impl<T> SendTimeout<T> {
         SendTimeout { inner, timeout, deadline: None }
     }
 
+    /// A write's outcome under the timeout: progress stops the clock; `Pending` starts it if it
+    /// is not running, and fails once it has run out.
+    fn timed<R>(
+        &mut self,
+        cx: &mut Context<'_>,
+        polled: Poll<std::io::Result<R>>,
+    ) -> Poll<std::io::Result<R>> {
+        if polled.is_pending() {
+            return self.waited(cx);
+        }
+        self.deadline = None;
+        polled
+    }
+
     /// `Pending` from the connection: starts the clock if it is not running, and fails once it
     /// has run out.
     fn waited<R>(&mut self, cx: &mut Context<'_>) -> Poll<std::io::Result<R>> {
@@ -189,23 +203,13 @@ impl<T: hyper::rt::Write + Unpin> hyper::rt::Write for SendTimeout<T> {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
-        match Pin::new(&mut self.inner).poll_write(cx, buf) {
-            Poll::Pending => self.waited(cx),
-            done => {
-                self.deadline = None;
-                done
-            }
-        }
+        let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.timed(cx, polled)
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        match Pin::new(&mut self.inner).poll_flush(cx) {
-            Poll::Pending => self.waited(cx),
-            done => {
-                self.deadline = None;
-                done
-            }
-        }
+        let polled = Pin::new(&mut self.inner).poll_flush(cx);
+        self.timed(cx, polled)
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
@@ -221,13 +225,8 @@ impl<T: hyper::rt::Write + Unpin> hyper::rt::Write for SendTimeout<T> {
         cx: &mut Context<'_>,
         bufs: &[std::io::IoSlice<'_>],
     ) -> Poll<std::io::Result<usize>> {
-        match Pin::new(&mut self.inner).poll_write_vectored(cx, bufs) {
-            Poll::Pending => self.waited(cx),
-            done => {
-                self.deadline = None;
-                done
-            }
-        }
+        let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        self.timed(cx, polled)
     }
 }
 

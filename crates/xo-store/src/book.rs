@@ -112,29 +112,25 @@ pub fn shipped_for(rules: &xo_core::rules::Rules) -> Option<std::sync::Arc<Book>
     shipped().iter().find(|b| b.game() == (7, 6, 4)).cloned()
 }
 
-/// The book a query of `rules` consults, by the one rule every front end follows: a book it
-/// was given (`--book`, `book=`) of the same board, else the book xo ships for the game unless
-/// it was told `no_book`. The shipped book is decoded only when a game of its board asks.
+/// The book a query of `rules` consults, by the one rule every front end follows: the book it
+/// was given (`--book`, `book=`; whether it is of this board is the core's to decide, when the
+/// query takes it), else the book xo ships for the game unless it was told `no_book`. The
+/// shipped book is decoded only when a game of its board asks.
 ///
 /// ```
 /// use xo_core::rules::parse_game;
 /// use xo_store::book::for_game;
 /// let c4 = parse_game("connect4").unwrap();
-/// assert!(for_game(&[], false, &c4).is_some());
-/// assert!(for_game(&[], true, &c4).is_none());
-/// assert!(for_game(&[], false, &parse_game("tictactoe").unwrap()).is_none());
+/// assert!(for_game(None, false, &c4).is_some());
+/// assert!(for_game(None, true, &c4).is_none());
+/// assert!(for_game(None, false, &parse_game("tictactoe").unwrap()).is_none());
 /// ```
 pub fn for_game(
-    given: &[std::sync::Arc<Book>],
+    given: Option<&std::sync::Arc<Book>>,
     no_book: bool,
     rules: &xo_core::rules::Rules,
 ) -> Option<std::sync::Arc<Book>> {
-    let board = (rules.width, rules.height);
-    let of_board = given.iter().find(|b| {
-        let (w, h, k) = b.game();
-        rules.gravity && (w, h) == board && rules.goal == xo_core::rules::Goal::InRow(k)
-    });
-    of_board.cloned().or_else(|| if no_book { None } else { shipped_for(rules) })
+    given.cloned().or_else(|| if no_book { None } else { shipped_for(rules) })
 }
 
 /// The books a server consults, by the same rule as [`for_game`]: those it was given, and
@@ -183,7 +179,7 @@ pub fn prepare(
         )));
     }
     if let (None, xo_core::query::Game::Placement(rules)) = (query.book(), query.game()) {
-        if let Some(book) = for_game(&[], request.no_book, rules) {
+        if let Some(book) = for_game(None, request.no_book, rules) {
             query = query.with_book(book);
         }
     }
