@@ -68,9 +68,12 @@ fn kind(answer: &Answer) -> String {
 ///
 /// ```
 /// use xo_cli::grundy::write_text;
-/// use xo_core::query::{sequence, Game, SequenceQuery};
-/// let q = SequenceQuery::new(&Game::parse("0.007").unwrap(), 15).unwrap();
-/// let r = sequence(&q, &Default::default()).unwrap();
+/// use xo_core::query::{answer, Answer, Question};
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
+/// let q = Request::new("0.007").asking(Question::Grundy { upto: 15 });
+/// let q = q.prepare(&[], Runner::Pool).unwrap();
+/// let Answer::Sequence(r) = answer(&q, &Default::default()).unwrap() else { panic!() };
 /// let mut out = Vec::new();
 /// write_text(&r, &mut out).unwrap();
 /// let text = String::from_utf8(out).unwrap();

@@ -13,8 +13,10 @@ use std::io::{BufRead, Write};
 const MAX_LINE: u64 = 1 << 20;
 use xo_core::game::GameTree as _;
 use xo_core::games::board::BoardMove;
-use xo_core::query::{answer, Answer, Game, MoveReport, Query, Question, Source};
+use xo_core::query::{answer, Answer, Game, MoveReport, Question};
+use xo_core::request::Request;
 use xo_core::rules::{parse_move, Position, Rules};
+use xo_core::threads::Runner;
 
 /// Which side the person plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +71,9 @@ pub fn play(
     };
     let game = resolve_game(game, position)?;
     // The same checks as `xo solve`: the position can occur, and the board fits the search.
-    let query = Query::new(game, position, Question::Analysis { winning_only: false })?;
+    let mut request = Request::for_game(&game).asking(Question::Analysis { winning_only: false });
+    request.position = position.map(str::to_string);
+    let query = request.prepare(&[], Runner::Pool)?;
     let (Game::Placement(rules), Some(start)) = (query.game(), query.position()) else {
         anyhow::bail!("xo play takes a placement game, not an octal game");
     };
@@ -192,12 +196,10 @@ fn best_move(
     book: bool,
 ) -> Result<(MoveReport, Option<String>)> {
     let text = pos.to_text(rules);
-    let game = Game::Placement(rules.clone());
-    let mut query = Query::prepare(game, Source::Text(Some(&text)), Question::Best, None)?
-        .with_threads(xo_core::threads::Runner::Alone.default_threads());
-    if let Some(book) = xo_store::book::for_game(None, !book, rules) {
-        query = query.with_book(book);
-    }
+    let request = Request { no_book: !book, ..Request::for_game(&Game::Placement(rules.clone())) }
+        .at(&text)
+        .asking(Question::Best);
+    let query = xo_store::book::prepare(&request, None, Runner::Alone)?;
     let (meter, bar) = budget.meter();
     let answered = answer(&query, &meter);
     if let Some(bar) = bar {

@@ -39,10 +39,12 @@ pub fn plies(n: u32) -> String {
 /// The answer to `query` as text; with `value_only`, just the value.
 ///
 /// ```
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
 /// use xo_cli::render::render_answer;
 /// use xo_core::budget::Meter;
 /// use xo_core::query::{answer, Query, Question};
-/// let q = Query::parse("tictactoe", Some("XX.OO...."), Question::Value).unwrap();
+/// let q = Request::new("tictactoe").at("XX.OO....").asking(Question::Value).prepare(&[], Runner::Pool).unwrap();
 /// let a = answer(&q, &Meter::new(Default::default())).unwrap();
 /// assert_eq!(render_answer(&q, &a, true), "win\n");
 /// ```

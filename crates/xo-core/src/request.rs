@@ -2,7 +2,7 @@
 //! server from its GET or POST parameters (the same names), and Python and the browser build
 //! one as plain data (JSON, with unknown fields refused). Preparing it
 //! ([`Request::prepare`]) checks everything once and yields the [`Query`] whose plan holds each
-//! engine's input; [`answer`](crate::query::answer) then runs it. Files (opening books, strong
+//! engine's input (the only way to a `Query`: front ends never build one themselves); [`answer`](crate::query::answer) then runs it. Files (opening books, strong
 //! databases) are opened by the front end and handed in loaded: the core does no I/O.
 //!
 //! ```
@@ -27,7 +27,9 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// What kind of question a request asks; the flags of [`Request`] refine it.
+/// The name of the question a request asks (its `question` field), as the command line, URLs and
+/// JSON spell it; with the flags of [`Request`] that refine it, [`Request::question`] checks it
+/// into a [`Question`].
 ///
 /// ```
 /// use xo_core::request::Ask;
@@ -207,6 +209,98 @@ impl Request {
     /// ```
     pub fn new(game: &str) -> Request {
         Request { game: Some(game.to_string()), ..Request::default() }
+    }
+
+    /// A request about `game`, already read (a rules file's game, a strong database's): a
+    /// placement game travels as its rules' TOML text, an octal game by its name, so that
+    /// [`Request::prepare`] checks it like any other.
+    ///
+    /// ```
+    /// use xo_core::query::Game;
+    /// use xo_core::request::Request;
+    /// let lol = Game::parse("lol:7").unwrap();
+    /// assert_eq!(Request::for_game(&lol).game().unwrap(), lol);
+    /// let kayles = Game::parse("kayles").unwrap();
+    /// assert_eq!(Request::for_game(&kayles).game().unwrap().name(), kayles.name());
+    /// ```
+    pub fn for_game(game: &Game) -> Request {
+        match game {
+            Game::Placement(rules) => {
+                Request { rules: Some(rules.to_toml()), ..Request::default() }
+            }
+            Game::Octal(_) => Request::new(&game.name()),
+        }
+    }
+
+    /// The same request about the position `text` (cells, or heap sizes).
+    ///
+    /// ```
+    /// let r = xo_core::request::Request::new("tictactoe").at("X........");
+    /// assert_eq!(r.position.as_deref(), Some("X........"));
+    /// ```
+    pub fn at(self, text: &str) -> Request {
+        Request { position: Some(text.to_string()), ..self }
+    }
+
+    /// The same request about the position after `columns` played from the empty board of a
+    /// gravity game (the grammar of [`parse_columns`](crate::rules::parse_columns)).
+    ///
+    /// ```
+    /// let r = xo_core::request::Request::new("connect4").columns("4453");
+    /// assert_eq!(r.prepare(&[], xo_core::threads::Runner::Pool).unwrap().plies(), 4);
+    /// ```
+    pub fn columns(self, columns: &str) -> Request {
+        Request { moves: Some(columns.to_string()), ..self }
+    }
+
+    /// The same request asking `question`: its kind and the flags that refine it, the inverse
+    /// of [`Request::question`]. [`Question::After`] takes its move from [`Request::playing`].
+    ///
+    /// ```
+    /// use xo_core::query::Question;
+    /// use xo_core::request::{Ask, Request};
+    /// let r = Request::new("tictactoe").asking(Question::Analysis { winning_only: true });
+    /// assert_eq!((r.question, r.winning), (Ask::Solve, true));
+    /// assert_eq!(r.question().unwrap(), Question::Analysis { winning_only: true });
+    /// ```
+    pub fn asking(self, question: Question) -> Request {
+        let base = Request {
+            question: Ask::Solve,
+            value_only: false,
+            no_moves: false,
+            winning: false,
+            by_length: false,
+            dense: false,
+            upto: None,
+            ..self
+        };
+        match question {
+            Question::Value => Request { value_only: true, ..base },
+            Question::Score => Request { no_moves: true, ..base },
+            Question::Analysis { winning_only } => Request { winning: winning_only, ..base },
+            Question::Count { by_length, dense } => {
+                Request { question: Ask::Count, by_length, dense, ..base }
+            }
+            Question::Reach => Request { question: Ask::Check, ..base },
+            Question::Grundy { upto } => {
+                Request { question: Ask::Grundy, upto: Some(upto as u64), ..base }
+            }
+            Question::Moves => Request { question: Ask::Moves, ..base },
+            Question::After => Request { question: Ask::After, ..base },
+            Question::Best => Request { question: Ask::Best, ..base },
+        }
+    }
+
+    /// The same request playing `mv` (by its name in reports) for [`Question::After`].
+    ///
+    /// ```
+    /// use xo_core::query::Question;
+    /// use xo_core::request::Request;
+    /// let r = Request::new("tictactoe").asking(Question::After).playing("5");
+    /// assert_eq!(r.prepare(&[], xo_core::threads::Runner::Pool).unwrap().plies(), 0);
+    /// ```
+    pub fn playing(self, mv: &str) -> Request {
+        Request { play: Some(mv.to_string()), ..self }
     }
 
     /// Reads a request from text parameters (a URL's query string, a form): each field by its

@@ -3,8 +3,10 @@
 
 use xo_core::budget::Meter;
 use xo_core::games::octal::OctalGame;
-use xo_core::query::{answer, Answer, Query, Question};
+use xo_core::query::{answer, Answer, Question};
+use xo_core::request::Request;
 use xo_core::solve::heaps::HeapSearch;
+use xo_core::threads::Runner;
 
 /// A small deterministic generator (no seed to keep).
 fn next(state: &mut u64) -> u64 {
@@ -13,8 +15,9 @@ fn next(state: &mut u64) -> u64 {
 }
 
 fn ask(game: &str, heaps: &str, question: Question, mv: Option<&str>) -> Answer {
-    let game = xo_core::query::Game::parse(game).unwrap();
-    let q = Query::prepare(game, xo_core::query::Source::Text(Some(heaps)), question, mv).unwrap();
+    let mut request = Request::new(game).at(heaps).asking(question);
+    request.play = mv.map(str::to_string);
+    let q = request.prepare(&[], Runner::Pool).unwrap();
     answer(&q, &Meter::default()).unwrap()
 }
 
@@ -89,6 +92,6 @@ fn large_sums_get_a_winning_move_from_grundy_values_and_refuse_listing() {
     assert_eq!(after.value, Some(xo_core::Value::Loss));
     let game = xo_core::query::Game::parse("kayles").unwrap();
     let listing =
-        Query::prepare(game, xo_core::query::Source::Text(Some("1000000")), Question::Moves, None);
+        Request::for_game(&game).at("1000000").asking(Question::Moves).prepare(&[], Runner::Pool);
     assert!(listing.unwrap_err().to_string().contains("listed for at most"));
 }

@@ -6,11 +6,20 @@
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use xo_core::budget::{Budget, Limit, Meter};
 use xo_core::game::GameTree as _;
-use xo_core::query::{answer, Answer, Engine, Game, Query, Question, SolveReport};
+use xo_core::query::{answer, Answer, Engine, Game, InputError, Query, Question, SolveReport};
+use xo_core::request::Request;
 use xo_core::rules::{parse_game, parse_move, Position, Rules};
 use xo_core::solve::grundy::nim_sequence_plain;
 use xo_core::solve::minimax::plain_score;
+use xo_core::threads::Runner;
 use xo_core::Value;
+
+/// A query through the one way in: `question` about `position` of `game`.
+fn query(game: &str, position: Option<&str>, question: Question) -> Result<Query, InputError> {
+    let mut request = Request::new(game).asking(question);
+    request.position = position.map(str::to_string);
+    request.prepare(&[], Runner::Pool)
+}
 
 fn solve(query: &Query) -> SolveReport {
     match answer(query, &Meter::new(Budget::default())).expect("within the default budget") {
@@ -81,7 +90,10 @@ fn every_engine_agrees_with_plain_minimax_on_random_positions() {
         for _ in 0..40 {
             let pos = random_position(&rules, &mut rng);
             let text = pos.to_text(&rules);
-            let q = Query::parse(name, Some(&text), Question::Analysis { winning_only: false });
+            let q = Request::new(name)
+                .at(&text)
+                .asking(Question::Analysis { winning_only: false })
+                .prepare(&[], Runner::Pool);
             let q = q.unwrap();
             assert_eq!(q.engine(), engine, "{name}");
             check_report(
@@ -91,8 +103,10 @@ fn every_engine_agrees_with_plain_minimax_on_random_positions() {
                 matches!(engine, Engine::Negamax | Engine::Gravity),
             );
             // Only the winning moves, when asked: exactly those of the full list.
-            let winning =
-                Query::parse(name, Some(&text), Question::Analysis { winning_only: true });
+            let winning = Request::new(name)
+                .at(&text)
+                .asking(Question::Analysis { winning_only: true })
+                .prepare(&[], Runner::Pool);
             let winning = solve(&winning.unwrap()).moves.unwrap();
             let all = solve(&q).moves.unwrap();
             let expect: Vec<_> = all.into_iter().filter(|m| m.value == Value::Win).collect();
@@ -110,7 +124,11 @@ fn the_lol_component_solver_agrees_with_plain_minimax_move_by_move() {
     for _ in 0..60 {
         let pos = random_position(&rules, &mut rng);
         let text = pos.to_text(&rules);
-        let q = Query::parse("lol:9", Some(&text), Question::Value).unwrap();
+        let q = Request::new("lol:9")
+            .at(&text)
+            .asking(Question::Value)
+            .prepare(&[], Runner::Pool)
+            .unwrap();
         assert_eq!(q.engine(), Engine::LolComponents);
         assert_eq!(solve(&q).value, Some(plain_score(&rules, &pos).value), "lol {text}");
     }
@@ -124,7 +142,11 @@ fn the_lol_component_solver_agrees_with_plain_minimax_move_by_move() {
             _ => 'O',
         })
         .collect();
-    let q = Query::parse("lol", Some(&long), Question::Analysis { winning_only: false }).unwrap();
+    let q = Request::new("lol")
+        .at(&long)
+        .asking(Question::Analysis { winning_only: false })
+        .prepare(&[], Runner::Pool)
+        .unwrap();
     assert_eq!((q.game().name(), q.engine()), ("lol:70".to_string(), Engine::LolComponents));
     let report = solve(&q);
     let moves = report.moves.unwrap();
@@ -134,7 +156,11 @@ fn the_lol_component_solver_agrees_with_plain_minimax_move_by_move() {
         let pos = q.position().unwrap();
         let mv = parse_move(&rules, pos, &m.name).unwrap();
         let child = rules.play(pos, (mv.cell as usize, mv.mark)).to_text(&rules);
-        let c = Query::parse("lol:70", Some(&child), Question::Value).unwrap();
+        let c = Request::new("lol:70")
+            .at(&child)
+            .asking(Question::Value)
+            .prepare(&[], Runner::Pool)
+            .unwrap();
         assert_eq!(Some(m.value), solve(&c).value.map(|v| -v), "move {}", m.name);
     }
 }
@@ -151,11 +177,10 @@ fn octal_sums_agree_with_the_plain_mex_and_use_proven_periods() {
             let heaps: Vec<usize> =
                 (0..rng.random_range(1..4)).map(|_| rng.random_range(0..3000)).collect();
             let text: Vec<String> = heaps.iter().map(|h| h.to_string()).collect();
-            let q = Query::parse(
-                name,
-                Some(&text.join(" ")),
-                Question::Analysis { winning_only: true },
-            );
+            let q = Request::new(name)
+                .at(&text.join(" "))
+                .asking(Question::Analysis { winning_only: true })
+                .prepare(&[], Runner::Pool);
             let r = solve(&q.unwrap());
             let want: Vec<u32> = heaps.iter().map(|&h| plain[h]).collect();
             assert_eq!(r.heap_values.as_ref(), Some(&want), "{name} {heaps:?}");
@@ -169,7 +194,11 @@ fn octal_sums_agree_with_the_plain_mex_and_use_proven_periods() {
             }
         }
         // A million tokens: answered from the period, at once, with a tiny node budget to spare.
-        let q = Query::parse(name, Some("1000000 999999"), Question::Value).unwrap();
+        let q = Request::new(name)
+            .at("1000000 999999")
+            .asking(Question::Value)
+            .prepare(&[], Runner::Pool)
+            .unwrap();
         let r = answer(
             &q,
             &Meter::new(Budget::default().with_timeout(std::time::Duration::from_secs(5))),
@@ -180,7 +209,7 @@ fn octal_sums_agree_with_the_plain_mex_and_use_proven_periods() {
 
 #[test]
 fn the_engine_is_chosen_by_the_game_and_the_question() {
-    let engine = |g: &str, p: Option<&str>, q| Query::parse(g, p, q).unwrap().engine();
+    let engine = |g: &str, p: Option<&str>, q| query(g, p, q).unwrap().engine();
     let analysis = Question::Analysis { winning_only: false };
     assert_eq!(engine("treblecross:40", None, analysis), Engine::TreblecrossGrundy);
     assert_eq!(engine("treblecross:1000000", None, Question::Value), Engine::TreblecrossGrundy);
@@ -199,7 +228,7 @@ fn the_engine_is_chosen_by_the_game_and_the_question() {
     for (g, q) in
         [("mnk:2000,2000,5", analysis), ("mnk:9,9,5", Question::Reach), ("kayles", Question::Reach)]
     {
-        assert!(Query::parse(g, None, q).is_err(), "{g}");
+        assert!(Request::new(g).asking(q).prepare(&[], Runner::Pool).is_err(), "{g}");
     }
     // The same name means the same game everywhere; octal codes in every form.
     assert_eq!(Game::parse("0.77").unwrap(), Game::parse("kayles").unwrap());
@@ -214,7 +243,10 @@ fn treblecross_of_forty_cells_is_instant_and_right() {
     // free run of n cells, a heap of n + 2).
     let g = nim_sequence_plain(&".007".parse().unwrap(), 102);
     for n in [40usize, 50, 65, 100] {
-        let q = Query::parse(&format!("treblecross:{n}"), None, Question::Value).unwrap();
+        let q = Request::new(&format!("treblecross:{n}"))
+            .asking(Question::Value)
+            .prepare(&[], Runner::Pool)
+            .unwrap();
         let meter = Meter::new(Budget::default().with_max_nodes(1_000_000));
         let Ok(Answer::Solve(r)) = answer(&q, &meter) else { panic!("treblecross:{n}") };
         assert_eq!(r.value, Some(if g[n + 2] != 0 { Value::Win } else { Value::Loss }), "{n}");
@@ -230,7 +262,7 @@ fn every_engine_stops_at_every_limit() {
         ("mnk:5,5,4", None, Question::Count { by_length: false, dense: false }),
     ];
     for (game, position, question) in cases {
-        let q = Query::parse(game, position, question).unwrap();
+        let q = query(game, position, question).unwrap();
         let nodes = answer(&q, &Meter::new(Budget::default().with_max_nodes(100))).unwrap_err();
         assert_eq!(nodes.limit, Limit::Nodes, "{game}");
         let time = Budget::default().with_timeout(std::time::Duration::ZERO);
@@ -243,10 +275,18 @@ fn every_engine_stops_at_every_limit() {
         assert!(json["reason"].as_str().unwrap().contains("node budget"));
     }
     // The reachability check and Grundy values too.
-    let q = Query::parse("mnk:4,4,4", Some("XOXOXOXO........"), Question::Reach).unwrap();
+    let q = Request::new("mnk:4,4,4")
+        .at("XOXOXOXO........")
+        .asking(Question::Reach)
+        .prepare(&[], Runner::Pool)
+        .unwrap();
     let stop = answer(&q, &Meter::new(Budget::default().with_max_nodes(1))).unwrap_err();
     assert_eq!(stop.limit, Limit::Nodes);
-    let q = Query::parse("octal:0.007", Some("50000000"), Question::Value).unwrap();
+    let q = Request::new("octal:0.007")
+        .at("50000000")
+        .asking(Question::Value)
+        .prepare(&[], Runner::Pool)
+        .unwrap();
     let time = Budget::default().with_timeout(std::time::Duration::from_millis(50));
     assert_eq!(answer(&q, &Meter::new(time)).unwrap_err().limit, Limit::Time);
 }
@@ -256,7 +296,10 @@ fn a_gravity_strip_of_64_cells_is_played() {
     // Found by the rules-file fuzzer: the bitboard shifted by the width (64) to find the cells
     // above the bottom row.
     let rules = Rules::from_toml("width = 64\ngravity = true\nmarks = \"own\"\nk = 2\n").unwrap();
-    let q = Query::new(Game::Placement(rules), None, Question::Value).unwrap();
+    let q = Request::for_game(&Game::Placement(rules))
+        .asking(Question::Value)
+        .prepare(&[], Runner::Pool)
+        .unwrap();
     let Ok(Answer::Solve(r)) = answer(&q, &Meter::new(Budget::default())) else { panic!() };
     // Sixty-four cells in a row, two in a row wins: X wins at once? No: X needs two of its own
     // marks, and O blocks; the strip fills. Plain minimax on a shorter strip says the same.
@@ -268,7 +311,8 @@ fn a_gravity_strip_of_64_cells_is_played() {
 fn a_stopped_gravity_score_tells_the_value_it_proved() {
     // The empty 6x4 board: a loss for the first player on the last stone (score -1). Its
     // searches prove "no win" ([0, 1]) and "a loss" ([-1, 0]) before the score itself.
-    let q = Query::parse("connect:6,4,4", None, Question::Score).unwrap();
+    let q =
+        Request::new("connect:6,4,4").asking(Question::Score).prepare(&[], Runner::Pool).unwrap();
     let (mut told, mut untold) = (0, 0);
     let mut nodes = 4_000u64;
     while nodes < 50_000_000 {

@@ -9,12 +9,13 @@ use xo_core::budget::{Budget, Meter};
 use xo_core::game::GameTree as _;
 use xo_core::games::board::Board;
 use xo_core::query::{
-    answer, Answer, Engine, Game, MoveReport, Query, Question, Source, TREBLECROSS_SEARCH_CELLS,
+    answer, Answer, Engine, Game, MoveReport, Query, Question, TREBLECROSS_SEARCH_CELLS,
 };
 use xo_core::request::{Ask, Request, FIELDS};
 use xo_core::rules::{columns_text, parse_game, parse_move, Position, Rules};
 use xo_core::solve::minimax::plain_score;
 use xo_core::solve::negamax::Searcher;
+use xo_core::threads::Runner;
 use xo_core::value::preference;
 use xo_core::Value;
 
@@ -59,9 +60,11 @@ fn short_treblecross_strips_get_exact_remoteness_of_every_move() {
         let rules = parse_game(&format!("treblecross:{n}")).unwrap();
         let pos = random_position(&rules, 8, &mut rng);
         let text = pos.to_text(&rules);
-        let q =
-            Query::parse("treblecross", Some(&text), Question::Analysis { winning_only: false })
-                .unwrap();
+        let q = Request::new("treblecross")
+            .at(&text)
+            .asking(Question::Analysis { winning_only: false })
+            .prepare(&[], Runner::Pool)
+            .unwrap();
         assert_eq!(q.engine(), Engine::Negamax, "{text}");
         let Answer::Solve(r) = run(&q) else { panic!("a solve report") };
         let want = plain_score(&rules, &pos);
@@ -71,8 +74,10 @@ fn short_treblecross_strips_get_exact_remoteness_of_every_move() {
     }
     assert_eq!(checked, 300);
     // The regression of issue 20: the position and every move with their remoteness.
-    let q =
-        Query::parse("treblecross:6", Some(".X..X."), Question::Analysis { winning_only: false });
+    let q = Request::new("treblecross:6")
+        .at(".X..X.")
+        .asking(Question::Analysis { winning_only: false })
+        .prepare(&[], Runner::Pool);
     let Answer::Solve(r) = run(&q.unwrap()) else { panic!("a solve report") };
     assert!(r.remoteness.is_some() && r.moves.unwrap().iter().all(|m| m.remoteness.is_some()));
 }
@@ -80,7 +85,12 @@ fn short_treblecross_strips_get_exact_remoteness_of_every_move() {
 #[test]
 fn grundy_values_take_over_past_the_threshold_and_agree_with_the_search() {
     let mut rng = StdRng::seed_from_u64(21);
-    let at = |n: usize| Query::parse(&format!("treblecross:{n}"), None, Question::Value).unwrap();
+    let at = |n: usize| {
+        Request::new(&format!("treblecross:{n}"))
+            .asking(Question::Value)
+            .prepare(&[], Runner::Pool)
+            .unwrap()
+    };
     assert_eq!(at(TREBLECROSS_SEARCH_CELLS).engine(), Engine::Negamax);
     assert_eq!(at(TREBLECROSS_SEARCH_CELLS + 1).engine(), Engine::TreblecrossGrundy);
     for _ in 0..30 {
@@ -88,9 +98,11 @@ fn grundy_values_take_over_past_the_threshold_and_agree_with_the_search() {
         let rules = parse_game(&format!("treblecross:{n}")).unwrap();
         let pos = random_position(&rules, 18, &mut rng);
         let text = pos.to_text(&rules);
-        let q =
-            Query::parse("treblecross", Some(&text), Question::Analysis { winning_only: false })
-                .unwrap();
+        let q = Request::new("treblecross")
+            .at(&text)
+            .asking(Question::Analysis { winning_only: false })
+            .prepare(&[], Runner::Pool)
+            .unwrap();
         assert_eq!(q.engine(), Engine::TreblecrossGrundy, "{text}");
         let Answer::Solve(r) = run(&q) else { panic!("a solve report") };
         // The search (itself tested against plain minimax) on the same strip.
@@ -118,13 +130,11 @@ fn the_best_move_is_the_first_best_by_the_one_tie_rule() {
         for _ in 0..40 {
             let pos = random_position(&rules, 6, &mut rng);
             let text = pos.to_text(&rules);
-            let q = Query::prepare(
-                Game::Placement(rules.clone()),
-                Source::Text(Some(&text)),
-                Question::Best,
-                None,
-            )
-            .unwrap();
+            let q = Request::for_game(&Game::Placement(rules.clone()))
+                .at(&text)
+                .asking(Question::Best)
+                .prepare(&[], Runner::Pool)
+                .unwrap();
             let Answer::Best(r) = run(&q) else { panic!("a best-move report") };
             assert!(r.proven, "{name} {text}");
             let moves = plain_moves(&rules, &pos);
@@ -149,7 +159,11 @@ fn the_report_marks_every_move_tied_best_by_the_one_rule() {
             let text = pos.to_text(&rules);
             let ask = |question| {
                 let game = Game::Placement(rules.clone());
-                run(&Query::prepare(game, Source::Text(Some(&text)), question, None).unwrap())
+                run(&Request::for_game(&game)
+                    .at(&text)
+                    .asking(question)
+                    .prepare(&[], Runner::Pool)
+                    .unwrap())
             };
             let report = ask(Question::Analysis { winning_only: false });
             let json = serde_json::to_value(&report).unwrap();
@@ -180,7 +194,11 @@ fn the_report_marks_every_move_tied_best_by_the_one_rule() {
 
 #[test]
 fn over_the_budget_the_best_move_is_a_legal_unproven_one() {
-    let q = Query::parse("mnk:5,5,4", Some("XO......................."), Question::Best).unwrap();
+    let q = Request::new("mnk:5,5,4")
+        .at("XO.......................")
+        .asking(Question::Best)
+        .prepare(&[], Runner::Pool)
+        .unwrap();
     let tiny = Meter::new(Budget::default().with_max_nodes(100));
     let Ok(Answer::Best(r)) = answer(&q, &tiny) else { panic!("a best move from the look-ahead") };
     assert!(!r.proven && r.stopped.is_some());
@@ -189,7 +207,11 @@ fn over_the_budget_the_best_move_is_a_legal_unproven_one() {
     let pos = pos.validate(&rules).unwrap();
     assert!(parse_move(&rules, &pos, &r.best.unwrap().name).is_some());
     // Nothing worse than a move that wins at once: the look-ahead takes it, exactly.
-    let q = Query::parse("mnk:5,5,4", Some("XXX..OOO................."), Question::Best).unwrap();
+    let q = Request::new("mnk:5,5,4")
+        .at("XXX..OOO.................")
+        .asking(Question::Best)
+        .prepare(&[], Runner::Pool)
+        .unwrap();
     let Ok(Answer::Best(r)) = answer(&q, &tiny) else { panic!("a best move") };
     let best = r.best.unwrap();
     assert_eq!((best.value, best.remoteness), (Value::Win, Some(1)));
@@ -204,7 +226,10 @@ fn moves_and_after_are_the_rules_own() {
             let pos = random_position(&rules, rules.cells(), &mut rng);
             let text = pos.to_text(&rules);
             let game = Game::Placement(rules.clone());
-            let q = Query::prepare(game.clone(), Source::Text(Some(&text)), Question::Moves, None);
+            let q = Request::for_game(&game.clone())
+                .at(&text)
+                .asking(Question::Moves)
+                .prepare(&[], Runner::Pool);
             let Answer::Moves(r) = run(&q.unwrap()) else { panic!("a moves report") };
             let mut legal = Vec::new();
             rules.moves(&pos, &mut legal);
@@ -213,12 +238,11 @@ fn moves_and_after_are_the_rules_own() {
                 let mv = parse_move(&rules, &pos, &m.name).expect("a legal move's name");
                 let after = rules.play(&pos, (mv.cell as usize, mv.mark));
                 assert_eq!(m.position, after.to_text(&rules), "{name} {text} {}", m.name);
-                let q = Query::prepare(
-                    game.clone(),
-                    Source::Text(Some(&text)),
-                    Question::After,
-                    Some(&m.name),
-                );
+                let q = Request::for_game(&game.clone())
+                    .at(&text)
+                    .asking(Question::After)
+                    .playing(&m.name)
+                    .prepare(&[], Runner::Pool);
                 let Answer::After(a) = run(&q.unwrap()) else { panic!("an after report") };
                 assert_eq!((a.after, a.name.as_str()), (m.position.clone(), m.name.as_str()));
             }
@@ -228,7 +252,11 @@ fn moves_and_after_are_the_rules_own() {
     for (pos, mv) in
         [("X........", "1"), ("X........", "10"), ("XXXOO....", "6"), (".........", "x")]
     {
-        let err = Query::prepare(ttt.clone(), Source::Text(Some(pos)), Question::After, Some(mv));
+        let err = Request::for_game(&ttt.clone())
+            .at(pos)
+            .asking(Question::After)
+            .playing(mv)
+            .prepare(&[], Runner::Pool);
         assert!(matches!(err, Err(xo_core::query::InputError::Request(_))), "{pos} {mv}");
     }
 }
@@ -386,7 +414,10 @@ fn small_octal_sums_get_remoteness_of_every_move_by_search() {
             let heaps: Vec<usize> =
                 (0..rng.random_range(1..=2)).map(|_| rng.random_range(0..=4)).collect();
             let text = heaps.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ");
-            let q = Query::parse(code, Some(&text), Question::Analysis { winning_only: false });
+            let q = Request::new(code)
+                .at(&text)
+                .asking(Question::Analysis { winning_only: false })
+                .prepare(&[], Runner::Pool);
             let Answer::Solve(r) = run(&q.unwrap()) else { panic!("a solve report") };
             let want = plain_score(&plain, &heaps);
             assert_eq!(
@@ -419,9 +450,44 @@ fn small_octal_sums_get_remoteness_of_every_move_by_search() {
     }
     // Past the threshold: Grundy values alone (no remoteness), for heaps of any size.
     let big = format!("{} 1", xo_core::query::OCTAL_SEARCH_TOKENS);
-    let Answer::Solve(r) = run(&Query::parse("kayles", Some(&big), Question::Value).unwrap())
+    let Answer::Solve(r) = run(&Request::new("kayles")
+        .at(&big)
+        .asking(Question::Value)
+        .prepare(&[], Runner::Pool)
+        .unwrap())
     else {
         panic!("a solve report")
     };
     assert!(r.remoteness.is_none() && r.heap_moves.is_none());
+}
+
+#[test]
+fn asking_is_the_inverse_of_question() {
+    // Request::asking puts a checked question back into the request's fields; reading them
+    // again gives the same question, whatever the request asked before.
+    let all = [
+        Question::Value,
+        Question::Score,
+        Question::Analysis { winning_only: false },
+        Question::Analysis { winning_only: true },
+        Question::Count { by_length: true, dense: false },
+        Question::Count { by_length: false, dense: true },
+        Question::Reach,
+        Question::Grundy { upto: 77 },
+        Question::Moves,
+        Question::After,
+        Question::Best,
+    ];
+    for before in all {
+        for q in all {
+            let r = Request::new("tictactoe").at("X........").asking(before).asking(q);
+            assert_eq!(r.question().unwrap(), q, "{before:?} then {q:?}");
+        }
+    }
+    // A request read from JSON asks the same as one built with asking.
+    let json: Request =
+        serde_json::from_str(r#"{"game": "tictactoe", "question": "count", "dense": true}"#)
+            .unwrap();
+    let built = Request::new("tictactoe").asking(Question::Count { by_length: false, dense: true });
+    assert_eq!(json, built);
 }

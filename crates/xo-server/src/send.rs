@@ -259,9 +259,11 @@ mod tests {
     #[test]
     fn rendering_counts_the_body_and_the_values() {
         use xo_core::budget::{Budget, Limit};
-        use xo_core::query::{sequence, Game, SequenceQuery};
-        let q = SequenceQuery::new(&Game::parse("kayles").unwrap(), 1000).unwrap();
-        let answer = Answer::Sequence(sequence(&q, &Meter::default()).unwrap());
+        use xo_core::query::{answer, Question};
+        use xo_core::request::Request;
+        let q = Request::new("kayles").asking(Question::Grundy { upto: 1000 });
+        let q = q.prepare(&[], xo_core::threads::Runner::Pool).unwrap();
+        let answer = answer(&q, &Meter::default()).unwrap();
         let body = render(&answer, &Meter::default()).unwrap();
         assert_eq!(body, serde_json::to_string(&answer).unwrap() + "\n");
         // The values take 4,004 bytes: with the JSON they do not fit in 5,000.

@@ -168,8 +168,15 @@ pub fn prepare(
     given: Option<&std::sync::Arc<Book>>,
     runner: xo_core::threads::Runner,
 ) -> Result<xo_core::query::Query, xo_core::query::InputError> {
-    let books: Vec<_> = given.into_iter().cloned().collect();
-    let mut query = request.prepare(&books, runner)?;
+    // The game is read first only to know which books it may take (the shipped one is decoded
+    // only for its board); the request itself is checked once, by `Request::prepare`.
+    let books: Vec<_> = match request.game()? {
+        xo_core::query::Game::Placement(rules) => for_game(given, request.no_book, &rules),
+        xo_core::query::Game::Octal(_) => given.cloned(),
+    }
+    .into_iter()
+    .collect();
+    let query = request.prepare(&books, runner)?;
     if let (Some(book), None) = (given, query.book()) {
         // A book of another board would never be consulted: refused, not silently ignored.
         let (w, h, k) = book.game();
@@ -177,11 +184,6 @@ pub fn prepare(
             "book is a book of connect:{w},{h},{k}, not of {}",
             query.game().name()
         )));
-    }
-    if let (None, xo_core::query::Game::Placement(rules)) = (query.book(), query.game()) {
-        if let Some(book) = for_game(None, request.no_book, rules) {
-            query = query.with_book(book);
-        }
     }
     Ok(query)
 }

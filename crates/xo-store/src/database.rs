@@ -15,8 +15,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use xo_core::budget::{Meter, Stopped};
 use xo_core::query::{from_database, Answer, Game, InputError, Query, Question};
+use xo_core::request::Request;
 use xo_core::rules::Rules;
 use xo_core::solve::strong::Record;
+use xo_core::threads::Runner;
 
 /// The manifest's file name.
 pub const MANIFEST: &str = "xo-db.toml";
@@ -261,8 +263,9 @@ impl Database {
         question: Question,
         meter: &Meter,
     ) -> Result<(Query, Answer), QueryError> {
-        let rules = &self.rules;
-        let query = Query::new(Game::Placement(rules.clone()), position, question)?;
+        let mut request = Request::for_game(&Game::Placement(self.rules.clone())).asking(question);
+        request.position = position.map(str::to_string);
+        let query = request.prepare(&[], Runner::Pool)?;
         let plies = query.position().map_or(0, |p| p.plies());
         meter.check()?;
         let tier = self.tier(plies)?;
@@ -281,11 +284,13 @@ impl Database {
 /// move's value (an analysis), when a move is left.
 ///
 /// ```
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
 /// use xo_core::query::{Game, Query, Question};
 /// use xo_store::database::needs_next;
 /// let ttt = || Game::parse("tictactoe").unwrap();
-/// assert!(needs_next(&Query::new(ttt(), None, Question::Analysis { winning_only: false }).unwrap()));
-/// assert!(!needs_next(&Query::new(ttt(), None, Question::Value).unwrap()));
+/// assert!(needs_next(&Request::for_game(&ttt()).asking(Question::Analysis { winning_only: false }).prepare(&[], Runner::Pool).unwrap()));
+/// assert!(!needs_next(&Request::for_game(&ttt()).asking(Question::Value).prepare(&[], Runner::Pool).unwrap()));
 /// ```
 pub fn needs_next(query: &Query) -> bool {
     let plies = query.position().map_or(0, |p| p.plies()) as usize;

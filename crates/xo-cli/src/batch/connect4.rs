@@ -4,8 +4,10 @@
 
 use super::{Answerer, CaseError};
 use xo_core::budget::Meter;
-use xo_core::query::{answer, Answer, Game, Query, Question, Source};
+use xo_core::query::{answer, Answer, Game, Question};
+use xo_core::request::Request;
 use xo_core::rules::{parse_game, Rules};
+use xo_core::threads::Runner;
 
 /// Answers through the core's entry point, all lines within one meter, each on every core the
 /// thread policy allows (a long search starts its helpers after a short try alone).
@@ -56,13 +58,12 @@ impl Answerer for Connect4ScoreAnswerer {
         let text = std::str::from_utf8(case)
             .map_err(|_| "expected columns 1-7, found bytes that are not text".to_string())?;
         let moves = text.split_whitespace().next().unwrap_or("");
-        let game = Game::Placement(self.rules.clone());
-        let mut query = Query::prepare(game, Source::Columns(moves), Question::Score, None)
-            .map_err(|e| format!("expected the columns (1-7) of a legal game: {e}"))?
-            .with_threads(xo_core::threads::Runner::Alone.default_threads());
-        if let Some(book) = &self.book {
-            query = query.with_book(book.clone());
-        }
+        let request = Request::for_game(&Game::Placement(self.rules.clone()))
+            .columns(moves)
+            .asking(Question::Score);
+        let query = request
+            .prepare(self.book.as_slice(), Runner::Alone)
+            .map_err(|e| format!("expected the columns (1-7) of a legal game: {e}"))?;
         let score = match answer(&query, &self.meter)? {
             Answer::Solve(report) => report.score,
             _ => None,

@@ -116,7 +116,9 @@ pub fn encode(text: &str) -> String {
 pub fn mixed_cases(positions: usize) -> Vec<load::Case> {
     use rand::{Rng, SeedableRng};
     use xo_core::budget::Meter;
-    use xo_core::query::{answer, Game, Query, Question, Source};
+    use xo_core::query::{answer, Game, Question};
+    use xo_core::request::Request;
+    use xo_core::threads::Runner;
     let analysis = Question::Analysis { winning_only: false };
     let mut rng = rand::rngs::StdRng::seed_from_u64(12);
     let mut cases = Vec::new();
@@ -128,7 +130,9 @@ pub fn mixed_cases(positions: usize) -> Vec<load::Case> {
             cells[empty[rng.random_range(0..empty.len())]] = if ply % 2 == 0 { 'X' } else { 'O' };
         }
         let text: String = cells.iter().collect();
-        let Ok(query) = Query::parse("tictactoe", Some(&text), analysis) else {
+        let Ok(query) =
+            Request::new("tictactoe").at(&text).asking(analysis).prepare(&[], Runner::Pool)
+        else {
             continue; // a move after a line: not a position
         };
         let report = answer(&query, &Meter::default()).expect("tic-tac-toe answers");
@@ -161,7 +165,11 @@ pub fn mixed_cases(positions: usize) -> Vec<load::Case> {
     // answer must be the exact one.
     let columns = "47744635572";
     let c4 = Game::parse("connect4").expect("a built-in game");
-    let exact = Query::prepare(c4, Source::Columns(columns), analysis, None).expect("a position");
+    let exact = Request::for_game(&c4)
+        .columns(columns)
+        .asking(analysis)
+        .prepare(&[], Runner::Pool)
+        .expect("a position");
     let report = answer(&exact, &Meter::default()).expect("an 11-stone position answers");
     cases.push(load::Case {
         target: format!("/api/solve?game=connect4&moves={columns}&max_nodes=1000"),

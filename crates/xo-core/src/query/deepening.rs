@@ -7,13 +7,15 @@
 //! the quickest forced win found.
 //!
 //! ```
+//! use xo_core::request::Request;
+//! use xo_core::threads::Runner;
 //! use xo_core::query::{answer, Answer, Query, Question};
 //! use xo_core::budget::{Budget, Meter};
 //! use xo_core::Value;
 //! // X to move makes an open three on the bottom row (column 2 or 5) and wins in 3 plies; with
 //! // one position of budget the exact answer stops, and the look-ahead finds that win.
 //! let board = format!("{}..OO.....XX...", ".".repeat(28));
-//! let q = Query::parse("connect4", Some(&board), Question::Best).unwrap();
+//! let q = Request::new("connect4").at(&board).asking(Question::Best).prepare(&[], Runner::Pool).unwrap();
 //! let meter = Meter::new(Budget::default().with_max_nodes(1));
 //! let Answer::Best(r) = answer(&q, &meter).unwrap() else { panic!() };
 //! let best = r.best.unwrap();
@@ -191,12 +193,17 @@ fn settle<T: Tree>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::{answer, Answer, Query, Question};
+    use crate::query::{answer, Answer, Question};
+    use crate::request::Request;
     use crate::rules::{parse_game, Setup};
+    use crate::threads::Runner;
 
     /// Every move's exact value and remoteness, by the engine the query chooses.
     fn exact(game: &str, text: &str) -> Vec<MoveReport> {
-        let q = Query::parse(game, Some(text), Question::Analysis { winning_only: false });
+        let q = Request::new(game)
+            .at(text)
+            .asking(Question::Analysis { winning_only: false })
+            .prepare(&[], Runner::Pool);
         let Answer::Solve(r) = answer(&q.unwrap(), &Default::default()).unwrap() else { panic!() };
         r.moves.unwrap().into_iter().map(|m| MoveReport { score: None, ..m }).collect()
     }

@@ -8,8 +8,10 @@
 //! whole). The heaps left take the moved heap's place in the position.
 //!
 //! ```
+//! use xo_core::request::Request;
+//! use xo_core::threads::Runner;
 //! use xo_core::query::{answer, Answer, Query, Question};
-//! let q = Query::parse("kayles", Some("3 1"), Question::Moves).unwrap();
+//! let q = Request::new("kayles").at("3 1").asking(Question::Moves).prepare(&[], Runner::Pool).unwrap();
 //! let Answer::Moves(r) = answer(&q, &Default::default()).unwrap() else { panic!() };
 //! let names: Vec<&str> = r.moves.iter().map(|m| m.name.as_str()).collect();
 //! assert_eq!(names, ["1:1:1,1", "1:1:2", "1:2:1", "2:1"]);
@@ -26,9 +28,11 @@ use crate::Value;
 /// be split in two). Larger sums are solved (value, nim-sum, winning moves) but not listed.
 ///
 /// ```
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
 /// use xo_core::query::{Query, Question, MAX_LISTED_HEAP_MOVES};
-/// assert!(Query::parse("kayles", Some("1000"), Question::Moves).is_ok());
-/// let err = Query::parse("kayles", Some("1000000"), Question::Moves).unwrap_err();
+/// assert!(Request::new("kayles").at("1000").asking(Question::Moves).prepare(&[], Runner::Pool).is_ok());
+/// let err = Request::new("kayles").at("1000000").asking(Question::Moves).prepare(&[], Runner::Pool).unwrap_err();
 /// assert!(err.to_string().contains(&MAX_LISTED_HEAP_MOVES.to_string()), "{err}");
 /// ```
 pub const MAX_LISTED_HEAP_MOVES: u128 = 100_000;

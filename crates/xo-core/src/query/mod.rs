@@ -1,20 +1,23 @@
 //! The one entry point for every question xo answers.
 //!
-//! A caller (the CLI, the HTTP server, a program using the library) names a game, gives a
-//! position and asks a [`Question`] (usually all at once, as a
-//! [`Request`](crate::request::Request)); [`Query`] checks all of it and makes the plan (the
-//! engine, holding its input already converted and checked), and [`answer`] runs that plan
-//! within one [`Meter`] and returns an [`Answer`] or the [`Stopped`] reason. Callers never choose engines, convert positions for them or invent budgets of their
+//! A caller (the CLI, the HTTP server, Python, the page, a program using the library) fills a
+//! [`Request`](crate::request::Request) with a game, a position and a question;
+//! [`Request::prepare`](crate::request::Request::prepare), the one way to a [`Query`], checks
+//! all of it once and makes the plan (the engine, holding its input already converted and
+//! checked), and [`answer`] runs that plan within one [`Meter`] and returns an [`Answer`] or the
+//! [`Stopped`] reason. Callers never choose engines, convert positions for them or invent budgets of their
 //! own, so every caller gets the same engine, the same limits and the same report for the same
 //! question. Adding an engine touches [`Query`]'s choice and this module's dispatch, nothing
 //! outside the core.
 //!
 //! ```
+//! use xo_core::request::Request;
+//! use xo_core::threads::Runner;
 //! use xo_core::budget::Meter;
 //! use xo_core::query::{answer, Answer, Query, Question};
 //! use xo_core::Value;
 //!
-//! let query = Query::parse("tictactoe", Some("XX. OO. ..."), Question::Analysis { winning_only: false }).unwrap();
+//! let query = Request::new("tictactoe").at("XX. OO. ...").asking(Question::Analysis { winning_only: false }).prepare(&[], Runner::Pool).unwrap();
 //! let Answer::Solve(report) = answer(&query, &Meter::new(Default::default())).unwrap() else { panic!() };
 //! assert_eq!((report.value, report.remoteness), (Some(Value::Win), Some(1)));
 //! let moves = report.moves.unwrap();
@@ -41,19 +44,24 @@ pub use heap_play::MAX_LISTED_HEAP_MOVES;
 pub use judge::{Judge, JudgeError, LOL_TABLE_LIMIT};
 pub use plan::{OCTAL_SEARCH_TOKENS, TREBLECROSS_SEARCH_CELLS};
 pub use play::{best_move, AfterReport, BestReport, LegalMove, MovesReport};
-pub use prepared::{Query, Source, MAX_PLAY_CELLS};
+pub(crate) use prepared::Source;
+pub use prepared::{Query, MAX_PLAY_CELLS};
 pub use report::{
     Answer, CheckReport, CountReport, HeapMove, HeapMoveReport, LengthCounts, LengthSplit,
     MoveReport, OutcomeCounts, SolveReport, StoppedReport,
 };
-pub use sequence::{sequence, SequenceQuery, SequenceReport, UnknownSequence, MAX_UPTO};
+pub(crate) use sequence::sequence;
+pub use sequence::{SequenceReport, UnknownSequence, MAX_UPTO};
 pub use solve::from_database;
 
 use crate::budget::{Meter, Stopped};
 use crate::rules::player_to_move;
 use plan::Plan;
 
-/// What is asked of a position (or, for [`Question::Grundy`], of a game).
+/// What is asked of a position (or, for [`Question::Grundy`], of a game): the checked form of a
+/// request's [`Ask`](crate::request::Ask) with the flags that refine it.
+/// [`Request::question`](crate::request::Request::question) makes it from them and
+/// [`Request::asking`](crate::request::Request::asking) puts it back; a [`Query`] holds one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Question {
     /// Its value for the player to move, as fast as possible.
@@ -82,7 +90,7 @@ pub enum Question {
     },
     /// Its legal moves, each with the position after it.
     Moves,
-    /// The position after a move (given to [`Query::prepare`]).
+    /// The position after a move (the request's `move`).
     After,
     /// Its best move, by the one tie rule of [`best_move`].
     Best,
@@ -92,9 +100,11 @@ pub enum Question {
 /// the meter stops it.
 ///
 /// ```
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
 /// use xo_core::budget::{Budget, Limit, Meter};
 /// use xo_core::query::{answer, Query, Question};
-/// let query = Query::parse("connect4", None, Question::Value).unwrap();
+/// let query = Request::new("connect4").asking(Question::Value).prepare(&[], Runner::Pool).unwrap();
 /// let stopped = answer(&query, &Meter::new(Budget::default().with_max_nodes(1000))).unwrap_err();
 /// assert_eq!(stopped.limit, Limit::Nodes);
 /// ```
@@ -134,9 +144,11 @@ impl Query {
     /// fields as a full answer, the value `unknown`, and the reason.
     ///
     /// ```
+    /// use xo_core::request::Request;
+    /// use xo_core::threads::Runner;
     /// use xo_core::budget::{Budget, Meter};
     /// use xo_core::query::{answer, Query, Question};
-    /// let query = Query::parse("connect4", None, Question::Value).unwrap();
+    /// let query = Request::new("connect4").asking(Question::Value).prepare(&[], Runner::Pool).unwrap();
     /// let stopped = answer(&query, &Meter::new(Budget::default().with_max_nodes(10))).unwrap_err();
     /// let json = serde_json::to_value(query.unanswered(&stopped)).unwrap();
     /// assert_eq!(json["value"], "unknown");

@@ -24,8 +24,10 @@ use std::sync::Arc;
 /// less.
 ///
 /// ```
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
 /// use xo_core::query::{Engine, Query, Question, TREBLECROSS_SEARCH_CELLS};
-/// let engine = |n: usize| Query::parse(&format!("treblecross:{n}"), None, Question::Value).unwrap().engine();
+/// let engine = |n: usize| Request::new(&format!("treblecross:{n}")).asking(Question::Value).prepare(&[], Runner::Pool).unwrap().engine();
 /// assert_eq!(engine(TREBLECROSS_SEARCH_CELLS), Engine::Negamax);
 /// assert_eq!(engine(TREBLECROSS_SEARCH_CELLS + 1), Engine::TreblecrossGrundy);
 /// ```
@@ -36,9 +38,11 @@ pub const TREBLECROSS_SEARCH_CELLS: usize = 30;
 /// sums searched grow like the partitions of the tokens: 30 tokens take a few milliseconds.
 ///
 /// ```
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
 /// use xo_core::budget::Meter;
 /// use xo_core::query::{answer, Answer, Query, Question, OCTAL_SEARCH_TOKENS};
-/// let q = Query::parse("kayles", Some(&OCTAL_SEARCH_TOKENS.to_string()), Question::Score).unwrap();
+/// let q = Request::new("kayles").at(&OCTAL_SEARCH_TOKENS.to_string()).asking(Question::Score).prepare(&[], Runner::Pool).unwrap();
 /// let Answer::Solve(r) = answer(&q, &Meter::default()).unwrap() else { panic!() };
 /// assert!(r.remoteness.is_some());
 /// ```

@@ -29,8 +29,10 @@ pub struct LegalMove {
 /// The legal moves of a position.
 ///
 /// ```
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
 /// use xo_core::query::{answer, Answer, Query, Question};
-/// let q = Query::parse("lol:3", Some("L.."), Question::Moves).unwrap();
+/// let q = Request::new("lol:3").at("L..").asking(Question::Moves).prepare(&[], Runner::Pool).unwrap();
 /// let Answer::Moves(r) = answer(&q, &Default::default()).unwrap() else { panic!() };
 /// let names: Vec<&str> = r.moves.iter().map(|m| m.name.as_str()).collect();
 /// assert_eq!(names, ["2L", "2O", "3L", "3O"]);
@@ -52,8 +54,10 @@ pub struct MovesReport {
     /// (the line a page draws through the win).
     ///
     /// ```
+    /// use xo_core::request::Request;
+    /// use xo_core::threads::Runner;
     /// use xo_core::query::{answer, Answer, Query, Question};
-    /// let q = Query::parse("tictactoe", Some("XXXOO...."), Question::Moves).unwrap();
+    /// let q = Request::new("tictactoe").at("XXXOO....").asking(Question::Moves).prepare(&[], Runner::Pool).unwrap();
     /// let Answer::Moves(r) = answer(&q, &Default::default()).unwrap() else { panic!() };
     /// assert_eq!((r.over, r.line), (true, Some(vec![1, 2, 3])));
     /// ```
@@ -82,8 +86,10 @@ pub struct AfterReport {
 /// The best move of a position.
 ///
 /// ```
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
 /// use xo_core::query::{answer, Answer, Query, Question};
-/// let q = Query::parse("tictactoe", Some("XX.OO...."), Question::Best).unwrap();
+/// let q = Request::new("tictactoe").at("XX.OO....").asking(Question::Best).prepare(&[], Runner::Pool).unwrap();
 /// let Answer::Best(r) = answer(&q, &Default::default()).unwrap() else { panic!() };
 /// assert_eq!((r.best.unwrap().name.as_str(), r.proven), ("3", true));
 /// ```

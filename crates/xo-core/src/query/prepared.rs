@@ -17,24 +17,18 @@ use crate::solve::grundy::max_heap;
 /// to 256).
 ///
 /// ```
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
 /// use xo_core::query::{Query, Question, MAX_PLAY_CELLS};
-/// assert!(Query::parse(&format!("lol:{MAX_PLAY_CELLS}"), None, Question::Moves).is_ok());
-/// assert!(Query::parse(&format!("lol:{}", MAX_PLAY_CELLS + 1), None, Question::Moves).is_err());
+/// assert!(Request::new(&format!("lol:{MAX_PLAY_CELLS}")).asking(Question::Moves).prepare(&[], Runner::Pool).is_ok());
+/// assert!(Request::new(&format!("lol:{}", MAX_PLAY_CELLS + 1)).asking(Question::Moves).prepare(&[], Runner::Pool).is_err());
 /// ```
 pub const MAX_PLAY_CELLS: usize = 256;
 
-/// Where a position comes from.
-///
-/// ```
-/// use xo_core::query::{Game, Query, Question, Source};
-/// let c4 = Game::parse("connect4").unwrap();
-/// let columns = Query::prepare(c4.clone(), Source::Columns("4"), Question::Value, None).unwrap();
-/// let text = format!("{}X...", ".".repeat(38));
-/// let cells = Query::prepare(c4, Source::Text(Some(&text)), Question::Value, None).unwrap();
-/// assert_eq!(columns.position(), cells.position());
-/// ```
+/// Where a position comes from: [`Request::at`](crate::request::Request::at) and
+/// [`Request::columns`](crate::request::Request::columns) give one or the other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source<'a> {
+pub(crate) enum Source<'a> {
     /// Position text (cells, or heap sizes); the empty board or no heaps when `None`.
     Text(Option<&'a str>),
     /// The 1-based columns played from the empty board of a gravity game, in the grammar of
@@ -59,16 +53,18 @@ enum Subject {
 /// a `Query` exists only once all of that holds.
 ///
 /// ```
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
 /// use xo_core::query::{Engine, Query, Question};
-/// let q = Query::parse("treblecross", Some("..X" .repeat(12).as_str()), Question::Value).unwrap();
+/// let q = Request::new("treblecross").at("..X" .repeat(12).as_str()).asking(Question::Value).prepare(&[], Runner::Pool).unwrap();
 /// assert_eq!((q.game().name(), q.engine()), ("treblecross:36".to_string(), Engine::TreblecrossGrundy));
 /// // Short strips are searched: their remoteness is exact.
-/// let q = Query::parse("treblecross", Some(".X..X."), Question::Value).unwrap();
+/// let q = Request::new("treblecross").at(".X..X.").asking(Question::Value).prepare(&[], Runner::Pool).unwrap();
 /// assert_eq!(q.engine(), Engine::Negamax);
 /// // O moved after X completed a line: refused, with the reason.
-/// let err = Query::parse("tictactoe", Some("XXXOO.O.."), Question::Value).unwrap_err();
+/// let err = Request::new("tictactoe").at("XXXOO.O..").asking(Question::Value).prepare(&[], Runner::Pool).unwrap_err();
 /// assert_eq!(err.to_string(), "X has a line but O moved after it; a game stops at the first line");
-/// assert!(Query::parse("mnk:2000,2000,5", None, Question::Value).is_err());
+/// assert!(Request::new("mnk:2000,2000,5").asking(Question::Value).prepare(&[], Runner::Pool).is_err());
 /// ```
 #[derive(Debug, Clone)]
 pub struct Query {
@@ -80,41 +76,12 @@ pub struct Query {
 }
 
 impl Query {
-    /// Reads a game name and position text (the empty board or no heaps when `None`) for
-    /// `question`. Strip games named without a length take it from the position.
-    pub fn parse(
-        game: &str,
-        position: Option<&str>,
-        question: Question,
-    ) -> Result<Query, InputError> {
-        Query::new(Game::parse_for(game, position)?, position, question)
-    }
-
-    /// Checks `position` (text; the empty board or no heaps when `None`) of `game` for
-    /// `question`, and makes the plan. [`Question::After`] needs its move: use [`Query::prepare`].
-    pub fn new(
-        game: Game,
-        position: Option<&str>,
-        question: Question,
-    ) -> Result<Query, InputError> {
-        Query::prepare(game, Source::Text(position), question, None)
-    }
-
     /// Checks the position from `source` of `game` for `question` (with `mv`, the move that
-    /// [`Question::After`] plays), and makes the plan.
+    /// [`Question::After`] plays), and makes the plan. Only [`Request::prepare`] calls it: the
+    /// one way from text to a query.
     ///
-    /// ```
-    /// use xo_core::query::{Game, Query, Question, Source};
-    /// let c4 = Game::parse("connect4").unwrap();
-    /// let q = Query::prepare(c4, Source::Columns("4453"), Question::Value, None).unwrap();
-    /// assert_eq!(q.plies(), 4);
-    /// let ttt = Game::parse("tictactoe").unwrap();
-    /// let q = Query::prepare(ttt.clone(), Source::Text(None), Question::After, Some("5")).unwrap();
-    /// assert_eq!(q.plies(), 0);
-    /// let err = Query::prepare(ttt, Source::Text(Some("X........")), Question::After, Some("1"));
-    /// assert!(err.unwrap_err().to_string().contains("not a legal move"));
-    /// ```
-    pub fn prepare(
+    /// [`Request::prepare`]: crate::request::Request::prepare
+    pub(crate) fn prepare(
         game: Game,
         source: Source,
         question: Question,
@@ -128,51 +95,66 @@ impl Query {
     }
 
     /// The same query, answered with an opening book where the engine takes one (the gravity
-    /// engine, when the book is of this board; otherwise it is ignored).
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use xo_core::budget::Meter;
-    /// use xo_core::games::gravity::GravityBoard;
-    /// use xo_core::query::{answer, Answer, Query, Question};
-    /// use xo_core::solve::book::Book;
-    /// let board = GravityBoard::new(5, 4, 4).unwrap();
-    /// let book = Arc::new(Book::build(&board, 3, 1 << 20, &Meter::default()).unwrap());
-    /// let q = Query::parse("connect:5,4,4", None, Question::Score).unwrap().with_book(book);
-    /// assert!(q.book().is_some());
-    /// let Answer::Solve(r) = answer(&q, &Meter::default()).unwrap() else { panic!() };
-    /// assert_eq!(r.value, Some(xo_core::Value::Draw));
-    /// ```
-    pub fn with_book(mut self, book: std::sync::Arc<crate::solve::book::Book>) -> Query {
+    /// engine, when the book is of this board; otherwise it is ignored). The books come from
+    /// [`Request::prepare`](crate::request::Request::prepare).
+    pub(crate) fn with_book(mut self, book: std::sync::Arc<crate::solve::book::Book>) -> Query {
         self.plan.with_book(book);
         self
     }
 
     /// The same query, allowed `threads` threads where its engine can use them (the gravity
     /// engine: one shared table; the Grundy engine: nim-sequences, sums of heaps, Treblecross;
-    /// the answer is the same with any number). One by default; see
-    /// [`threads::allowed`](crate::threads::allowed) for the policy front ends apply first.
+    /// the answer is the same with any number). One by default; [`Request::prepare`] sets the
+    /// number by the policy of [`threads::allowed`](crate::threads::allowed).
     ///
-    /// ```
-    /// use xo_core::budget::Meter;
-    /// use xo_core::query::{answer, Answer, Query, Question};
-    /// let q = Query::parse("connect:5,4,4", None, Question::Score).unwrap().with_threads(2);
-    /// assert_eq!(q.threads(), 2);
-    /// let Answer::Solve(report) = answer(&q, &Meter::default()).unwrap() else { panic!() };
-    /// assert_eq!(report.score, Some(0)); // 5x4 is a draw
-    /// ```
-    pub fn with_threads(mut self, threads: usize) -> Query {
+    /// [`Request::prepare`]: crate::request::Request::prepare
+    pub(crate) fn with_threads(mut self, threads: usize) -> Query {
         self.threads = threads.max(1);
         self.plan.set_threads(self.threads);
         self
     }
 
     /// Threads the query may use.
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::query::{answer, Answer};
+    /// use xo_core::request::Request;
+    /// use xo_core::threads::Runner;
+    /// let mut r = Request::new("connect:5,4,4");
+    /// r.no_moves = true;
+    /// r.threads = Some(2);
+    /// let q = r.prepare(&[], Runner::Pool).unwrap();
+    /// assert_eq!(q.threads(), 2);
+    /// let Answer::Solve(report) = answer(&q, &Meter::default()).unwrap() else { panic!() };
+    /// assert_eq!(report.score, Some(0)); // 5x4 is a draw
+    /// ```
     pub fn threads(&self) -> usize {
         self.threads
     }
 
-    /// The opening book the engine was given (see [`Query::with_book`]).
+    /// The opening book the engine was given: the one among the request's books that is of this
+    /// board, if the engine takes one.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use xo_core::budget::Meter;
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::query::{answer, Answer, Question};
+    /// use xo_core::request::Request;
+    /// use xo_core::solve::book::Book;
+    /// use xo_core::threads::Runner;
+    /// let board = GravityBoard::new(5, 4, 4).unwrap();
+    /// let book = Arc::new(Book::build(&board, 3, 1 << 20, &Meter::default()).unwrap());
+    /// let r = Request::new("connect:5,4,4").asking(Question::Score);
+    /// let q = r.prepare(&[book.clone()], Runner::Pool).unwrap();
+    /// assert!(q.book().is_some());
+    /// let Answer::Solve(report) = answer(&q, &Meter::default()).unwrap() else { panic!() };
+    /// assert_eq!(report.value, Some(xo_core::Value::Draw));
+    /// // A book of another board is not taken.
+    /// let q = Request::new("connect:6,4,4").prepare(&[book], Runner::Pool).unwrap();
+    /// assert!(q.book().is_none());
+    /// ```
     pub fn book(&self) -> Option<&std::sync::Arc<crate::solve::book::Book>> {
         self.plan.book()
     }

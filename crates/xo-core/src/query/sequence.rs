@@ -18,14 +18,16 @@ const FIRST_BLOCK: usize = 4096;
 /// A checked request for a nim-sequence: an octal game and the largest heap.
 ///
 /// ```
-/// use xo_core::query::{Game, SequenceQuery};
-/// let q = SequenceQuery::new(&Game::parse("treblecross").unwrap(), 100).unwrap();
-/// assert_eq!(q.game().to_string(), "0.007");
-/// assert!(SequenceQuery::new(&Game::parse("tictactoe").unwrap(), 100).is_err());
-/// assert!(SequenceQuery::new(&Game::parse("kayles").unwrap(), 1 << 40).is_err());
+/// use xo_core::query::Question;
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
+/// let ask = |game: &str, upto| Request::new(game).asking(Question::Grundy { upto });
+/// assert!(ask("treblecross", 100).prepare(&[], Runner::Pool).is_ok());
+/// assert!(ask("tictactoe", 100).prepare(&[], Runner::Pool).is_err());
+/// assert!(ask("kayles", 1 << 40).prepare(&[], Runner::Pool).is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SequenceQuery {
+pub(crate) struct SequenceQuery {
     game: OctalGame,
     upto: usize,
     /// Threads the engine may use (the thread policy's default unless set).
@@ -35,7 +37,7 @@ pub struct SequenceQuery {
 impl SequenceQuery {
     /// Checks that `game` is an octal game (or one, like Treblecross, that is played as one) and
     /// that `upto` is within what the engines take.
-    pub fn new(game: &Game, upto: usize) -> Result<SequenceQuery, InputError> {
+    pub(crate) fn new(game: &Game, upto: usize) -> Result<SequenceQuery, InputError> {
         let octal = game.octal().ok_or_else(|| {
             InputError::Unsupported(format!(
                 "{} is not an octal game; nim-sequences are of octal codes (0.77, .137, 4.07), \
@@ -56,32 +58,11 @@ impl SequenceQuery {
         })
     }
 
-    /// The octal game.
-    pub fn game(&self) -> &OctalGame {
-        &self.game
-    }
-
-    /// The largest heap.
-    pub fn upto(&self) -> usize {
-        self.upto
-    }
-
     /// The same query, allowed `threads` threads (see [`NimSequence::set_threads`]; the values
     /// are the same with any number).
-    ///
-    /// ```
-    /// use xo_core::query::{Game, SequenceQuery};
-    /// let q = SequenceQuery::new(&Game::parse("kayles").unwrap(), 100).unwrap().with_threads(1);
-    /// assert_eq!(q.threads(), 1);
-    /// ```
-    pub fn with_threads(mut self, threads: usize) -> SequenceQuery {
+    pub(crate) fn with_threads(mut self, threads: usize) -> SequenceQuery {
         self.threads = threads.max(1);
         self
-    }
-
-    /// The threads the engine may use.
-    pub fn threads(&self) -> usize {
-        self.threads
     }
 
     /// The report's shape with nothing known, for a sequence stopped at its budget: the same
@@ -89,9 +70,12 @@ impl SequenceQuery {
     ///
     /// ```
     /// use xo_core::budget::{Budget, Meter};
-    /// use xo_core::query::{sequence, Game, SequenceQuery};
-    /// let q = SequenceQuery::new(&Game::parse("kayles").unwrap(), 100_000).unwrap();
-    /// let stopped = sequence(&q, &Meter::new(Budget::default().with_max_nodes(10))).unwrap_err();
+    /// use xo_core::query::{answer, Question};
+    /// use xo_core::request::Request;
+    /// use xo_core::threads::Runner;
+    /// let q = Request::new("kayles").asking(Question::Grundy { upto: 100_000 });
+    /// let q = q.prepare(&[], Runner::Pool).unwrap();
+    /// let stopped = answer(&q, &Meter::new(Budget::default().with_max_nodes(10))).unwrap_err();
     /// let json = serde_json::to_value(q.unanswered(&stopped)).unwrap();
     /// assert_eq!((json["values"].as_str(), json["upto"].as_u64()), (Some("unknown"), Some(100_000)));
     /// assert_eq!(json["stopped"]["limit"], "nodes");
@@ -186,12 +170,15 @@ pub struct SequenceReport {
 ///
 /// ```
 /// use xo_core::budget::Meter;
-/// use xo_core::query::{sequence, Game, SequenceQuery};
-/// let q = SequenceQuery::new(&Game::parse("kayles").unwrap(), 200).unwrap();
-/// let r = sequence(&q, &Meter::default()).unwrap();
+/// use xo_core::query::{answer, Answer, Question};
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
+/// let q = Request::new("kayles").asking(Question::Grundy { upto: 200 });
+/// let q = q.prepare(&[], Runner::Pool).unwrap();
+/// let Answer::Sequence(r) = answer(&q, &Meter::default()).unwrap() else { panic!() };
 /// assert_eq!((r.period, r.preperiod, r.game.as_str()), (Some(12), Some(71), "octal:0.77"));
 /// ```
-pub fn sequence(query: &SequenceQuery, meter: &Meter) -> Result<SequenceReport, Stopped> {
+pub(crate) fn sequence(query: &SequenceQuery, meter: &Meter) -> Result<SequenceReport, Stopped> {
     let upto = query.upto;
     // The values reported, 4 bytes a heap, whether computed or arithmetic: checked first, so a
     // sequence beyond the memory budget stops at once (the engine asks for more as it goes).

@@ -348,6 +348,8 @@ fn treblecross(
 /// board). The same report `answer` gives, from the engine `database`.
 ///
 /// ```
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
 /// use xo_core::budget::Meter;
 /// use xo_core::games::board::Board;
 /// use xo_core::query::{from_database, Query, Question};
@@ -358,7 +360,7 @@ fn treblecross(
 /// let meter = Meter::default();
 /// let nine = solve_tier(&board, &tiers[9], None, &meter).unwrap();
 /// let eight = solve_tier(&board, &tiers[8], Some((&tiers[9], &nine)), &meter).unwrap();
-/// let q = Query::parse("tictactoe", Some("XOXOOXOX."), Question::Analysis { winning_only: false }).unwrap();
+/// let q = Request::new("tictactoe").at("XOXOOXOX.").asking(Question::Analysis { winning_only: false }).prepare(&[], Runner::Pool).unwrap();
 /// let r = from_database(&q, &eight, Some(&nine));
 /// assert_eq!((r.value, r.remoteness, r.engine), (Some(xo_core::Value::Win), Some(1), "database"));
 /// ```

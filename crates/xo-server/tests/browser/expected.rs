@@ -3,11 +3,16 @@
 
 use serde_json::Value;
 use xo_core::budget::{Budget, Meter};
-use xo_core::query::{answer, Query, Question};
+use xo_core::query::{answer, Question};
+use xo_core::request::Request;
+use xo_core::threads::Runner;
 
 /// The report `xo solve GAME POSITION --json` prints, from the core library.
 pub fn core_report(game: &str, position: &str) -> Value {
-    let query = Query::parse(game, Some(position), Question::Analysis { winning_only: false })
+    let query = Request::new(game)
+        .at(position)
+        .asking(Question::Analysis { winning_only: false })
+        .prepare(&[], Runner::Pool)
         .unwrap_or_else(|e| panic!("{game} {position}: {e}"));
     let report =
         answer(&query, &Meter::new(Budget::default())).expect("answered within the default budget");

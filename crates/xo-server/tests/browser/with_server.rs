@@ -14,7 +14,9 @@ use fantoccini::Locator;
 use serde_json::json;
 use std::net::SocketAddr;
 use std::time::Instant;
-use xo_core::query::{Query, Question};
+use xo_core::query::Question;
+use xo_core::request::Request;
+use xo_core::threads::Runner;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn page_plays_and_agrees_with_the_core() {
@@ -162,7 +164,9 @@ async fn page_plays_and_agrees_with_the_core() {
     wait_for(&c, "the error shown", READ_BOARD, |v| v["status"] == "error").await;
     let shown = c.find(Locator::Id("error")).await.unwrap().text().await.unwrap();
     let question = Question::Analysis { winning_only: false };
-    let Err(reason) = Query::parse("tictactoe", Some("XXXXXXXXX"), question) else {
+    let Err(reason) =
+        Request::new("tictactoe").at("XXXXXXXXX").asking(question).prepare(&[], Runner::Pool)
+    else {
         panic!("the core takes XXXXXXXXX");
     };
     let reason = reason.to_string();
