@@ -2,7 +2,9 @@
 //! run on the bitboard the plan made, their results put into a [`CountReport`] or a
 //! [`CheckReport`].
 
-use super::{CheckReport, CountReport, LengthCounts, LengthSplit, Query};
+use super::report::{CheckReport, CountReport, LengthCounts, LengthSplit};
+
+use super::prepared::Query;
 use crate::budget::{Meter, Stopped};
 use crate::games::board::{Board, BoardPosition};
 use crate::rules::Setup;

@@ -3,7 +3,7 @@
 //! code allows. The HTTP server's `/api/games` and `/api/game` return these, so the web page never
 //! has to know the rules' internals or guess a board's shape from a name.
 
-use super::Game;
+use super::game::Game;
 use crate::rules::{Marks, Rules};
 use serde::Serialize;
 

@@ -6,8 +6,8 @@
 //! sizes they take.
 
 use super::game::{is_treblecross, lol_outer_mark, InputError};
+use super::question::Question;
 use super::sequence::SequenceQuery;
-use super::Question;
 use crate::games::board::{Board, BoardPosition, MAX_BOARD_CELLS};
 use crate::games::gravity::{GravityBoard, GravityPosition};
 use crate::games::lol::{Cell, LolStrip};
@@ -126,8 +126,8 @@ pub(crate) enum Plan {
 
 impl Plan {
     /// The engine's name in reports.
-    pub fn engine(&self) -> super::Engine {
-        use super::Engine;
+    pub fn engine(&self) -> super::game::Engine {
+        use super::game::Engine;
         match self {
             Plan::Solve(solver, _) | Plan::Best(solver, ..) | Plan::HeapBest { solver, .. } => {
                 solver.engine()
@@ -190,8 +190,8 @@ impl Plan {
 }
 
 impl Solver {
-    fn engine(&self) -> super::Engine {
-        use super::Engine;
+    fn engine(&self) -> super::game::Engine {
+        use super::game::Engine;
         match self {
             Solver::Negamax { .. } => Engine::Negamax,
             Solver::Gravity64(_) | Solver::Gravity128(_) => Engine::Gravity,

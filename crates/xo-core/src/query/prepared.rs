@@ -4,10 +4,10 @@
 //! [`InputError`].
 
 use super::game::{is_treblecross, lol_outer_mark, shorten, Game, InputError};
-use super::heap_play;
+use super::heap_moves;
 use super::plan::{board_for, too_large, Asked, Plan, Solver};
+use super::question::Question;
 use super::sequence::SequenceQuery;
-use super::Question;
 use crate::games::board::MAX_BOARD_CELLS;
 use crate::games::octal::OctalGame;
 use crate::rules::{parse_move, Position, Rules, Setup};
@@ -170,7 +170,7 @@ impl Query {
     }
 
     /// The engine that will answer.
-    pub fn engine(&self) -> super::Engine {
+    pub fn engine(&self) -> super::game::Engine {
         self.plan.engine()
     }
 
@@ -253,11 +253,11 @@ fn octal_plan(
             let moves = octal.moves();
             let plan = match question {
                 Question::Moves => {
-                    heap_play::check_listable(&moves, &heaps)?;
+                    heap_moves::check_listable(&moves, &heaps)?;
                     Plan::HeapMoves { moves, heaps: heaps.clone() }
                 }
                 Question::After => {
-                    let (mv, after) = heap_play::parse_move(&moves, &heaps, mv)?;
+                    let (mv, after) = heap_moves::parse_move(&moves, &heaps, mv)?;
                     Plan::HeapAfter { moves, mv, after }
                 }
                 _ => {

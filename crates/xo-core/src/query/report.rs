@@ -298,16 +298,16 @@ pub enum Answer {
     /// For [`Question::Reach`](super::Question::Reach).
     Check(CheckReport),
     /// For [`Question::Grundy`](super::Question::Grundy).
-    Sequence(super::SequenceReport),
+    Sequence(super::sequence::SequenceReport),
     /// For [`Question::Grundy`](super::Question::Grundy) stopped at its budget: the same
     /// fields, each figure unknown.
-    UnknownSequence(super::UnknownSequence),
+    UnknownSequence(super::sequence::UnknownSequence),
     /// For [`Question::Moves`](super::Question::Moves).
-    Moves(super::MovesReport),
+    Moves(MovesReport),
     /// For [`Question::After`](super::Question::After).
-    After(super::AfterReport),
+    After(AfterReport),
     /// For [`Question::Best`](super::Question::Best).
-    Best(super::BestReport),
+    Best(BestReport),
     /// A question stopped at its budget with no partial shape.
     Stopped(StoppedReport),
 }
@@ -325,4 +325,112 @@ impl Answer {
             Answer::Sequence(_) | Answer::Moves(_) | Answer::After(_) => None,
         }
     }
+}
+
+/// A legal move and the position it leads to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LegalMove {
+    /// The move's name, as solve reports name it and [`Question::After`](super::Question::After)
+    /// reads it.
+    #[serde(rename = "move")]
+    pub name: String,
+    /// The position after it, as canonical text.
+    pub position: String,
+}
+
+/// The legal moves of a position.
+///
+/// ```
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
+/// use xo_core::query::{answer, Answer, Query, Question};
+/// let q = Request::new("lol:3").at("L..").asking(Question::Moves).prepare(&[], Runner::Pool).unwrap();
+/// let Answer::Moves(r) = answer(&q, &Default::default()).unwrap() else { panic!() };
+/// let names: Vec<&str> = r.moves.iter().map(|m| m.name.as_str()).collect();
+/// assert_eq!(names, ["2L", "2O", "3L", "3O"]);
+/// assert_eq!(r.moves[1].position, "LO.");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MovesReport {
+    /// The game's canonical name.
+    pub game: String,
+    /// The position, as canonical text.
+    pub position: String,
+    /// Who is to move.
+    pub to_move: String,
+    /// Whether the game is over (no moves).
+    pub over: bool,
+    /// Every legal move in board order, with the position after it.
+    pub moves: Vec<LegalMove>,
+    /// When the game ended by a completed pattern: its cells, numbered from 1 in reading order
+    /// (the line a page draws through the win).
+    ///
+    /// ```
+    /// use xo_core::request::Request;
+    /// use xo_core::threads::Runner;
+    /// use xo_core::query::{answer, Answer, Query, Question};
+    /// let q = Request::new("tictactoe").at("XXXOO....").asking(Question::Moves).prepare(&[], Runner::Pool).unwrap();
+    /// let Answer::Moves(r) = answer(&q, &Default::default()).unwrap() else { panic!() };
+    /// assert_eq!((r.over, r.line), (true, Some(vec![1, 2, 3])));
+    /// ```
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<Vec<usize>>,
+}
+
+/// The position after one move.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AfterReport {
+    /// The game's canonical name.
+    pub game: String,
+    /// The position the move was played in.
+    pub position: String,
+    /// The move, by its canonical name.
+    #[serde(rename = "move")]
+    pub name: String,
+    /// The position after it.
+    pub after: String,
+    /// Who is to move after it.
+    pub to_move: String,
+    /// Whether the move ended the game.
+    pub over: bool,
+}
+
+/// The best move of a position.
+///
+/// ```
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
+/// use xo_core::query::{answer, Answer, Query, Question};
+/// let q = Request::new("tictactoe").at("XX.OO....").asking(Question::Best).prepare(&[], Runner::Pool).unwrap();
+/// let Answer::Best(r) = answer(&q, &Default::default()).unwrap() else { panic!() };
+/// assert_eq!((r.best.unwrap().name.as_str(), r.proven), ("3", true));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BestReport {
+    /// The game's canonical name.
+    pub game: String,
+    /// The position, as canonical text.
+    pub position: String,
+    /// Who is to move.
+    pub to_move: String,
+    /// The best move with its value and remoteness, `null` when the game is over (or the budget
+    /// ran out before any move was known). From the look-ahead (`proven: false`), a move whose
+    /// value its plies do not settle is reported as a draw with no remoteness.
+    pub best: Option<MoveReport>,
+    /// Whether `best` comes from the exact answer (false: from the look-ahead that runs when
+    /// the budget did not allow it).
+    pub proven: bool,
+    /// Over the budget: how many plies deep the look-ahead that chose `best` searched (the
+    /// deepest round that finished within its
+    /// [`LOOK_AHEAD_NODES`](super::LOOK_AHEAD_NODES) positions).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub look_ahead_plies: Option<u32>,
+    /// Which engine answered.
+    pub engine: &'static str,
+    /// Why the exact answer is missing: the budget reached, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Why the exact answer is missing: which budget, and how far the engine got.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stopped>,
 }

@@ -3,7 +3,7 @@
 //! off a sequence. Like every other question, it is checked first and then answered within a
 //! [`Meter`].
 
-use super::{Game, InputError};
+use super::game::{Game, InputError};
 use crate::budget::{Meter, Stopped};
 use crate::games::octal::OctalGame;
 use crate::solve::grundy::{find_period, max_heap, Grundy, NimSequence, Summary};

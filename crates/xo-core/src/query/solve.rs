@@ -2,7 +2,9 @@
 //! converted when the query was prepared, and its result goes into one [`SolveReport`].
 
 use super::plan::{Asked, GravityInput, Solver};
-use super::{HeapMove, HeapMoveReport, MoveReport, Query, Question, SolveReport};
+use super::prepared::Query;
+use super::question::Question;
+use super::report::{HeapMove, HeapMoveReport, MoveReport, SolveReport};
 use crate::budget::{Meter, Stopped};
 use crate::games::board::{Board, BoardPosition};
 use crate::games::lol::{Cell, LolStrip};
