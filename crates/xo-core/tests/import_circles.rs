@@ -3,14 +3,19 @@
 //! Reads every `.rs` file under `crates/*/src`, follows the `mod` declarations
 //! from each crate root (`lib.rs`, `main.rs`) to learn which file holds which
 //! module, then resolves every `crate::…`, `super::…` and `self::…` path found
-//! in code (comments, strings and `$crate` are skipped). A path names
+//! in code, and every relative path into a child module (`child::…`, as a
+//! parent writes it): a parent's paths into its children count like any other.
+//! Comments (doc comments and their links included: docs are not imports),
+//! strings and `$crate` are skipped. A path names
 //! the deepest module it walks through; an item path (`crate::a::Item`) names
 //! the module that holds the item. Each resolved path is an edge from the file
 //! holding the path to the file holding the module, unless both are the same
 //! file. A `mod child;` declaration is not an edge: only `use` and paths are.
 //!
 //! The test fails, listing each circle (its files and the lines that close it),
-//! if the graph of some crate has one.
+//! if the graph of some crate has one, except the circles `TEMPORARILY_ALLOWED`
+//! lets through (each with its reason; the test fails too when one is no longer
+//! needed, so that it is removed).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -319,6 +324,18 @@ fn resolve(scope: &[String], path: &[String], modules: &Modules) -> Option<Vec<S
     Some(cur)
 }
 
+/// Whether a path beginning with `first` (followed by `::`) in module `scope`
+/// is one the graph follows: `crate::`, `super::`, `self::`, or a relative
+/// path into a child module of `scope` (`child::Item`, as a parent writes it).
+fn starts_path(scope: &[String], first: &str, modules: &Modules) -> bool {
+    if matches!(first, "crate" | "super" | "self") {
+        return true;
+    }
+    let mut child = scope.to_vec();
+    child.push(first.to_string());
+    modules.contains_key(&child)
+}
+
 /// An edge between files, with the first line of the path that makes it.
 type Edges = BTreeMap<(usize, usize), usize>;
 
@@ -339,10 +356,10 @@ fn edges(files: &[File], modules: &Modules) -> Edges {
             if matches!(prev, Some(Tok::PathSep) | Some(Tok::Punct('$')) | Some(Tok::Punct('.'))) {
                 continue;
             }
-            if !matches!(first, "crate" | "super" | "self") {
+            let scope = &scope_of[start];
+            if !starts_path(scope, first, modules) {
                 continue;
             }
-            let scope = &scope_of[start];
             let mut paths = Vec::new();
             i = paths_from(toks, start, vec![first.to_string()], &mut paths) + 1;
             for p in paths {
@@ -422,6 +439,32 @@ fn circles(n: usize, edges: &Edges) -> Vec<Vec<usize>> {
     out
 }
 
+/// Circles tolerated for now, each with its reason: a circle is let through only when every one of
+/// its files is in one allowance (a path ending in `/` stands for every file under that folder).
+/// An allowance that no circle needs any more fails the test, so that it is removed. Temporary:
+/// each goes once its files are broken up.
+const TEMPORARILY_ALLOWED: &[(&[&str], &str)] = &[
+    (
+        &["crates/xo-core/src/query/", "crates/xo-core/src/request.rs"],
+        "being broken up by the single-Request change, #46",
+    ),
+    (
+        &["crates/xo-core/src/rules/"],
+        "Rules, Goal, Marks and RulesError move out of rules/mod.rs once the change making the \
+         fields of Rules private has landed (moving them now would collide with it), #46",
+    ),
+];
+
+/// Whether `file` (relative to the workspace) is one of `allowance`'s files.
+fn allows(allowance: &[&str], file: &str) -> bool {
+    allowance.iter().any(|a| if a.ends_with('/') { file.starts_with(a) } else { file == *a })
+}
+
+/// The allowance (index in `allowed`) that tolerates a circle of `files`, if any.
+fn tolerated(allowed: &[(&[&str], &str)], files: &[&str]) -> Option<usize> {
+    allowed.iter().position(|(allowance, _)| files.iter().all(|f| allows(allowance, f)))
+}
+
 /// Loads a crate from its root file, following `mod` declarations.
 fn load_crate(workspace: &Path, root: &Path, seen: &mut BTreeSet<PathBuf>) -> (Vec<File>, Modules) {
     let mut files: Vec<File> = Vec::new();
@@ -467,6 +510,7 @@ fn no_import_circle_between_files() {
     let mut report = Vec::new();
     let mut all = BTreeSet::new();
     let mut seen = BTreeSet::new();
+    let mut used = BTreeSet::new();
     let mut crates: Vec<PathBuf> =
         fs::read_dir(workspace.join("crates")).unwrap().map(|e| e.unwrap().path()).collect();
     crates.sort();
@@ -495,6 +539,11 @@ fn no_import_circle_between_files() {
             let (files, modules) = load_crate(&workspace, &root, &mut seen);
             let edges = edges(&files, &modules);
             for comp in circles(files.len(), &edges) {
+                let names: Vec<&str> = comp.iter().map(|&f| files[f].rel.as_str()).collect();
+                if let Some(a) = tolerated(TEMPORARILY_ALLOWED, &names) {
+                    used.insert(a);
+                    continue;
+                }
                 let mut lines = vec![format!("circle between {} files:", comp.len())];
                 for &f in &comp {
                     lines.push(format!("  {}", files[f].rel));
@@ -510,6 +559,11 @@ fn no_import_circle_between_files() {
     }
     let missed: Vec<_> = all.difference(&seen).collect();
     assert!(missed.is_empty(), "files not reached through `mod` declarations: {missed:?}");
+    let stale: Vec<_> = (0..TEMPORARILY_ALLOWED.len())
+        .filter(|a| !used.contains(a))
+        .map(|a| TEMPORARILY_ALLOWED[a].0)
+        .collect();
+    assert!(stale.is_empty(), "allowances no circle needs any more (remove them): {stale:?}");
     assert!(
         report.is_empty(),
         "{} import circle(s) between files:\n{}",
@@ -543,4 +597,33 @@ fn scanner_sees_paths_in_code_only() {
     }
     let paths: Vec<String> = paths.iter().map(|p| p.join("::")).collect();
     assert_eq!(paths, ["crate::a", "crate::a::b::Item", "crate::c", "super::d", "self::e::run"]);
+}
+
+#[test]
+fn parent_paths_into_children_count() {
+    let modules: Modules =
+        [(vec![], 0), (vec!["a".to_string()], 1), (vec!["a".to_string(), "b".to_string()], 2)]
+            .into_iter()
+            .collect();
+    let a = ["a".to_string()];
+    // In `a`: `b::X` is the child `a::b`; `std::…` and `X::new` name no module of the crate.
+    assert!(starts_path(&a, "b", &modules));
+    assert!(!starts_path(&a, "std", &modules));
+    assert!(!starts_path(&a, "X", &modules));
+    assert!(starts_path(&a, "super", &modules));
+    let b_item = ["b".to_string(), "X".to_string()];
+    assert_eq!(resolve(&a, &b_item, &modules), Some(vec!["a".to_string(), "b".to_string()]));
+    // A parent using its child and the child using the parent make a circle.
+    let edges: Edges = [((1, 2), 1), ((2, 1), 1)].into_iter().collect();
+    assert_eq!(circles(3, &edges), vec![vec![1, 2]]);
+}
+
+#[test]
+fn allowances_are_narrow() {
+    let allowed: &[(&[&str], &str)] = &[(&["x/q/", "x/r.rs"], "test")];
+    assert_eq!(tolerated(allowed, &["x/q/mod.rs", "x/q/a.rs", "x/r.rs"]), Some(0));
+    // One file outside the allowance: the circle is reported.
+    assert_eq!(tolerated(allowed, &["x/q/mod.rs", "x/s.rs"]), None);
+    assert_eq!(tolerated(allowed, &["x/q.rs", "x/r.rs"]), None);
+    assert_eq!(tolerated(allowed, &["x/r.rs.bak", "x/q/a.rs"]), None);
 }

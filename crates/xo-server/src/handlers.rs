@@ -5,11 +5,11 @@
 //! when a budget ran out, 4xx with `{"error"}` for anything wrong in the request.
 
 use crate::cache::AnswerCache;
+use crate::config::Config;
 use crate::error::ApiError;
 use crate::jobs::Pool;
 use crate::params::Params;
 use crate::send::{render, InFlight, RenderError};
-use crate::Config;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;

@@ -2,7 +2,7 @@
 //! (Pascal Pons' test-set format; anything after the first space, such as the expected score, is
 //! ignored), Pons' score of the position for the player to move.
 
-use super::{Answerer, CaseError};
+use super::answerer::{Answerer, CaseError};
 use xo_core::budget::Meter;
 use xo_core::query::{answer, Answer, Game, Question};
 use xo_core::request::Request;

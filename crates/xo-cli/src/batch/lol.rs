@@ -1,6 +1,6 @@
 //! `lol`: for each strip over `*LO`, the value for the player to move: `1`, `0` or `-1`.
 
-use super::{Answerer, CaseError};
+use super::answerer::{Answerer, CaseError};
 use xo_core::budget::Meter;
 use xo_core::query::Judge;
 

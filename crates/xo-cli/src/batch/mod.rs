@@ -8,42 +8,26 @@
 //! fills, so memory does not grow with the number of lines. Bad input stops the run with a
 //! [`BatchError`] naming the line.
 
+mod answerer;
 mod connect4;
 mod lines;
 mod lol;
 mod treblecross;
 mod ttt_count;
 
+pub use answerer::{Answerer, CaseError};
 pub use connect4::Connect4ScoreAnswerer;
 pub use lines::{find_newline, BatchError, LineReader};
 pub use lol::LolAnswerer;
 pub use treblecross::TreblecrossAnswerer;
 pub use ttt_count::TttCountAnswerer;
-/// Why one case line got no answer: the core's judge error, shared by every batch format.
-pub use xo_core::query::JudgeError as CaseError;
 pub use xo_core::query::JudgeError as AnswerError;
 
 use std::io::{Read, Write};
-use xo_core::budget::{Meter, Ticker};
+use xo_core::budget::Ticker;
 
 /// Output bytes gathered before they are handed to the writer.
 const OUT_CHUNK: usize = 256 * 1024;
-
-/// Something that answers the case lines of one format.
-pub trait Answerer {
-    /// The longest case line this format accepts (in bytes, after trimming; up to two more bytes of
-    /// line ending such as `\r` or spaces are allowed before).
-    const MAX_LINE: usize;
-
-    /// Appends the answer to one case line (already stripped of its line ending and trailing
-    /// spaces) to `out`, the run's output buffer: append only, never touch what is already there.
-    /// `Err` carries what was expected, for the message, or the budget reached.
-    fn answer(&mut self, case: &[u8], out: &mut Vec<u8>) -> Result<(), CaseError>;
-
-    /// The run's budget, consulted once per line (each line counts as a position, and the clock
-    /// is read every [`Ticker::BATCH`] lines), so lines that need no search stop at it too.
-    fn meter(&self) -> &Meter;
-}
 
 /// Runs one batch: reads the count line and that many cases from `input`, writes the answers to
 /// `output`. Lines after the announced cases are ignored. `input` is read in chunks of

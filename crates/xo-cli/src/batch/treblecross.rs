@@ -1,6 +1,6 @@
 //! `treblecross`: for each strip over `.X`, `WINNING` or `LOSING` and every winning cell.
 
-use super::{Answerer, CaseError};
+use super::answerer::{Answerer, CaseError};
 use std::io::Write;
 use xo_core::budget::Meter;
 use xo_core::query::Judge;

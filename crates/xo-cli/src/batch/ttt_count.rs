@@ -1,7 +1,7 @@
 //! `ttt-count`: for each tic-tac-toe grid, `-1 -1` when it cannot occur, else how many games
 //! continuing from it X wins and O wins.
 
-use super::{Answerer, CaseError};
+use super::answerer::{Answerer, CaseError};
 use std::io::Write;
 use xo_core::budget::Meter;
 use xo_core::query::Judge;

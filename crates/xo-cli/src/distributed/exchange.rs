@@ -3,7 +3,8 @@
 //! the chunk. It exists to keep the MPI transport's collectives of a round (the exchange and the
 //! agreement on how the round went) apart from the driver's tier loop.
 
-use super::{round_positions, FAULT_EXIT};
+use super::fault::FAULT_EXIT;
+use super::rounds::round_positions;
 use crate::budget::OverBudget;
 use anyhow::{bail, Result};
 use mpi::collective::SystemOperation;

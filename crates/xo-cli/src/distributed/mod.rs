@@ -28,12 +28,18 @@
 
 mod commit;
 mod exchange;
+mod fault;
+mod rounds;
+
+pub use fault::{FAIL_AT, FAULT_EXIT};
+pub use rounds::{round_positions, ROUND_BYTES};
 
 use crate::budget::BudgetArgs;
 use crate::strong::driver::{self, Found, Solved, Transport};
 use crate::strong::peak_memory_kib;
 use anyhow::{anyhow, Result};
 use exchange::Traffic;
+use fault::fault_hook;
 use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
@@ -46,24 +52,6 @@ use xo_core::games::board::Board;
 use xo_core::rules::Rules;
 use xo_core::solve::strong::{most_moves, partition, Record, Tier};
 use xo_store::database::Writer;
-
-/// The bytes of children's ranks a rank expands per round (a round's memory is about twice
-/// this: the ranks, then the distinct ones to fetch).
-pub const ROUND_BYTES: u64 = 96 << 20;
-
-/// Positions a rank expands and solves per round in `tier`: [`ROUND_BYTES`] of child slots
-/// (at least 4096 positions).
-pub fn round_positions(board: &Board, tier: &Tier) -> u64 {
-    (ROUND_BYTES / (8 * most_moves(board, tier).max(1) as u64 + 4)).max(4096)
-}
-
-/// The environment variable of the fault hook for tests: `TIER:RANK` makes that rank exit
-/// abruptly (status [`FAULT_EXIT`], no clean shutdown) after its first round of that tier.
-pub const FAIL_AT: &str = "XO_MPI_FAIL_AT";
-
-/// The exit status of a rank killed by the fault hook ([`FAIL_AT`]): none of the CLI's own
-/// statuses (0 to 3), so a test can tell the hook fired.
-pub const FAULT_EXIT: i32 = 86;
 
 /// Strong-solves `game` into `dir` on every rank of the MPI job this process belongs to (also
 /// alone, as a job of one rank), within `budget` per rank.
@@ -257,11 +245,4 @@ impl Transport for Ranks<'_> {
         )?;
         Ok(())
     }
-}
-
-/// `XO_MPI_FAIL_AT=TIER:RANK`, when set and well formed.
-fn fault_hook() -> Option<(u32, usize)> {
-    let text = std::env::var(FAIL_AT).ok()?;
-    let (t, r) = text.split_once(':')?;
-    Some((t.trim().parse().ok()?, r.trim().parse().ok()?))
 }

@@ -7,8 +7,8 @@
 //! the children's records it does not hold reach it, how a solved tier becomes a committed file,
 //! and how the processes agree on every step (trivially, for one process).
 
+use super::shared::prepare;
 use crate::budget::{BudgetArgs, OverBudget};
-use crate::strong::prepare;
 use anyhow::{bail, Result};
 use std::io::Write;
 use std::ops::Range;

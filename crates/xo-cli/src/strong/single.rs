@@ -5,8 +5,8 @@
 //! ([`super::driver::solve`]) that the MPI ranks run too; nothing here talks to another process.
 
 use super::driver::{Found, Solved, Transport};
+use super::shared::{made_by, peak_memory_kib};
 use crate::budget::{BudgetArgs, OverBudget};
-use crate::strong::{made_by, peak_memory_kib};
 use anyhow::Result;
 use std::io::Write;
 use std::ops::Range;

@@ -13,7 +13,7 @@ use std::time::Duration;
 // browser's `performance.now()` there.
 use web_time::Instant;
 
-use super::{Budget, Limit, Stopped};
+use super::limits::{Budget, Limit, Stopped};
 
 /// What a job reports while it runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,8 @@
 
 use std::sync::atomic::Ordering;
 
-use super::{Limit, Meter, Stopped};
+use super::limits::{Limit, Stopped};
+use super::meter::Meter;
 
 impl Meter {
     /// Reserves `bytes` for a table about to be allocated, held until the [`Reservation`] is

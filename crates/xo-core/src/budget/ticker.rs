@@ -3,7 +3,8 @@
 //! Engines count units of work locally in a [`Ticker`] and hand them to the shared [`Meter`] in
 //! batches, so the hottest loops pay for no atomic operation per unit, yet still stop promptly.
 
-use super::{Meter, Stopped};
+use super::limits::Stopped;
+use super::meter::Meter;
 
 /// The one batcher between an engine's loops and its [`Meter`]: units of work (positions, heaps,
 /// lines) are counted locally and handed to the meter in batches (an atomic add per unit would

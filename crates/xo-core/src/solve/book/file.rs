@@ -11,7 +11,7 @@
 //!           | entries u64 | (key u64, score i8) * entries | CRC-32 u32
 //! ```
 
-use super::{Book, BookError};
+use super::types::{Book, BookError};
 
 /// The first bytes of every book file.
 pub(super) const MAGIC: &[u8; 8] = b"XOBOOK\0\0";

@@ -16,6 +16,9 @@ mod file;
 mod levels;
 #[cfg(test)]
 mod tests;
+mod types;
+
+pub use types::{Book, BookError};
 
 use crate::budget::{Meter, Stopped};
 use crate::games::gravity::{Bits, GravityBoard, GravityPosition};
@@ -23,48 +26,6 @@ use crate::solve::gravity::{GravitySolver, KnownScores};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// The exact scores of positions of a gravity game's first `depth` moves.
-///
-/// ```
-/// use xo_core::budget::Meter;
-/// use xo_core::games::gravity::GravityBoard;
-/// use xo_core::solve::book::Book;
-/// let board = GravityBoard::new(4, 4, 3).unwrap();
-/// let book = Book::build(&board, 3, 1 << 20, &Meter::default()).unwrap();
-/// assert_eq!(book.get(&board, &board.start()), Some(4)); // 4x4, three in a row: a first-player win
-/// assert!(book.is_complete());
-/// let again = Book::decode(&book.encode()).unwrap();
-/// assert_eq!(again, book);
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Book {
-    width: u32,
-    height: u32,
-    k: u32,
-    depth: u32,
-    /// Deepest-level positions solved, of `deepest` (0 of 0 in format 1, complete books only).
-    solved: u64,
-    deepest: u64,
-    /// Sorted symmetric keys.
-    keys: Vec<u64>,
-    /// Scores, by the keys' order (Pons' convention, for the player to move).
-    scores: Vec<i8>,
-}
-
-/// Why a book file cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum BookError {
-    /// It does not start like a book file.
-    #[error("not an xo opening book")]
-    NotABook,
-    /// It was written by another version of the format.
-    #[error("an opening book of format version {0}; this xo reads versions 1 and 2")]
-    Version(u32),
-    /// It is shorter or longer than its header says, or its checksum fails.
-    #[error("the opening book is damaged ({0})")]
-    Damaged(&'static str),
-}
 
 /// What a build made: the book (complete, or what was solved before it stopped) and why it
 /// stopped, if it did.

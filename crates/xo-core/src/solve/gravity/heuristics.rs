@@ -3,8 +3,10 @@
 //! cells are even, by answering every stone right above it: the second player on a board of an
 //! even number of cells, the first player on one of odd width and height).
 
-use super::{win_at, GravityPosition, GravitySolver};
+use super::score::win_at;
+use super::solver::GravitySolver;
 use crate::games::gravity::Bits;
+use crate::games::gravity::GravityPosition;
 
 impl<B: Bits> GravitySolver<B> {
     /// What the move to `cell` leaves the mover: the cells where one more of their stones

@@ -20,9 +20,10 @@
 //! swapped, 1.08-1.69x), against 1.29-1.49x for probes spread over the range; a table of its
 //! own per thread for every move's score was no faster than the shared one.
 
-use super::{GravityPosition, GravitySolver};
+use super::solver::GravitySolver;
 use crate::budget::Meter;
 use crate::games::gravity::Bits;
+use crate::games::gravity::GravityPosition;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 

@@ -1,9 +1,9 @@
 //! The table policy: how large a table a query gets, how an entry is laid out, when the table is
 //! allocated, and in which positions mirror images share entries and children are probed first.
 
+use super::solver::{GravitySolver, Search};
 use super::spare;
 use super::table::Table;
-use super::{GravitySolver, Search};
 use crate::budget::Meter;
 use crate::games::gravity::{Bits, GravityBoard};
 use std::sync::Arc;

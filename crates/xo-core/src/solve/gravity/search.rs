@@ -7,9 +7,11 @@
 //! a lower bound `>= beta` when the score is at least `beta`.
 
 use super::policy::Stored;
-use super::{win_at, GravityPosition, GravitySolver, BEST_MOVE_PROMISE};
+use super::score::win_at;
+use super::solver::{GravitySolver, BEST_MOVE_PROMISE};
 use crate::budget::Meter;
 use crate::games::gravity::Bits;
+use crate::games::gravity::GravityPosition;
 
 impl<B: Bits> GravitySolver<B> {
     /// The score of `pos` known to lie in `[min, max]`, by null-window searches.

@@ -1,8 +1,9 @@
 //! What people read off a nim-sequence: its period, proven by the Guy-Smith periodicity theorem,
 //! and summary figures (largest value, rare and common values under the best sparse-space mask).
 
+use super::mask::SparseMask;
 use super::mask::{best_mask, bits_for};
-use super::{Grundy, SparseMask};
+use super::types::Grundy;
 use crate::games::octal::{OctalGame, OctalMoves};
 
 /// An ultimately periodic nim-sequence: `g(n + period) == g(n)` for every `n >= preperiod`.

@@ -24,7 +24,7 @@ use super::mask::{best_mask, SparseMask};
 use super::method::{EngineStats, Method};
 use super::pipeline::{self, Valuer, CHECK_HEAPS};
 use super::scan::{self, Mirror, ScanStats};
-use super::Grundy;
+use super::types::Grundy;
 use crate::budget::{Meter, Stopped, Ticker};
 use crate::games::octal::{OctalGame, OctalMoves};
 

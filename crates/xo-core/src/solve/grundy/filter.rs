@@ -33,7 +33,7 @@
 
 use super::kernel::Kernel;
 use super::scan::{Mirror, SplitSide};
-use super::Grundy;
+use super::types::Grundy;
 use crate::games::octal::OctalMoves;
 
 /// Splits per heap up to which every split is simply scattered.

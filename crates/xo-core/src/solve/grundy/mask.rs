@@ -2,7 +2,7 @@
 //! them): the masks, and the search for the mask under which the fewest heaps are rare (a
 //! Walsh-Hadamard transform of the values' counts).
 
-use super::Grundy;
+use super::types::Grundy;
 
 /// Largest value bit-length for which a mask is searched (the search is `O(b 2^b)`).
 const MASK_SEARCH_BITS: u32 = 22;

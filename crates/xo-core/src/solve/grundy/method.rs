@@ -1,7 +1,7 @@
 //! The choice of how a [`NimSequence`](super::NimSequence) computes its values, and what the
 //! computing cost (counters for reports and benchmarks).
 
-use super::PassKernel;
+use super::kernel::PassKernel;
 
 /// How [`NimSequence`](super::NimSequence) computes values. Every method gives the same values;
 /// they differ in speed only.

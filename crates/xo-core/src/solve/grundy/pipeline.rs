@@ -10,7 +10,7 @@
 use super::filter::{guess, unit_values, Scratch, MAX_BITS};
 use super::kernel::Kernel;
 use super::scan::{self, Mirror};
-use super::Grundy;
+use super::types::Grundy;
 use crate::budget::{Meter, Stopped, Ticker};
 use crate::games::octal::OctalMoves;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};

@@ -2,7 +2,7 @@
 //! definition reads. Quadratic (cubic for three-heap hexadecimal moves); every faster engine is
 //! tested against it.
 
-use super::Grundy;
+use super::types::Grundy;
 use crate::games::octal::OctalGame;
 
 /// The nim-sequence of `game` for heaps `0..=upto`, by the plain definition: every option of every

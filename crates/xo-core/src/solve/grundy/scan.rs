@@ -14,7 +14,7 @@
 //! keeps a mirrored copy `rev[i] = g(cap - 1 - i)`, so `g(rest - a)` for increasing `a` is the
 //! forward slice of `rev` from `cap - 1 - rest + a`.
 
-use super::Grundy;
+use super::types::Grundy;
 use crate::games::octal::OctalMoves;
 
 /// Splits sampled (spread over all of them) and scattered before the candidate scan starts, by

@@ -1,7 +1,9 @@
 //! Sums of heaps: a position made of several heaps of one octal game is won exactly when the XOR
 //! (nim-sum) of the heaps' values is not zero, and a winning move is one that makes it zero.
 
-use super::{find_period, max_heap, Grundy, NimSequence};
+use super::analysis::find_period;
+use super::sequence::{max_heap, NimSequence};
+use super::types::Grundy;
 use crate::budget::{Meter, Stopped};
 use crate::value::Value;
 

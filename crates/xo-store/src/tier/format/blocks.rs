@@ -2,7 +2,7 @@
 //! [`BLOCK`] records and checked block by block (compressed for version 3, as CRCs of
 //! uncompressed blocks for version 2).
 
-use super::{BLOCK, LEVEL};
+use super::constants::{BLOCK, LEVEL};
 
 /// Records' bytes, streamed in pieces of any length, compressed block by block: the block index
 /// and the blocks of a version-3 file.

@@ -1,7 +1,9 @@
 //! Reading a tier file's blocks and records: where each block is stored, checking it against its
 //! CRC, inflating it, and reading a whole file back, checked.
 
-use super::{check, decode_header, DbError, Layout, TierHeader, BLOCK};
+use super::constants::BLOCK;
+use super::error::DbError;
+use super::header::{check, decode_header, Layout, TierHeader};
 use xo_core::rules::Rules;
 use xo_core::solve::strong::Record;
 

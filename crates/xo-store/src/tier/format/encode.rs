@@ -1,8 +1,8 @@
 //! Whole tier files made in memory from their records: the current version, and the older
 //! versions kept only to test that such files are still read.
 
-use super::header::{frame, header_fields, put_str};
-use super::{encode_head, BlockCrcs, Blocks};
+use super::blocks::{BlockCrcs, Blocks};
+use super::header::{encode_head, frame, header_fields, put_str};
 use xo_core::rules::Rules;
 use xo_core::solve::strong::Record;
 

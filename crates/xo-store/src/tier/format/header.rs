@@ -1,7 +1,8 @@
 //! The header of a tier file: what it says about the file ([`TierHeader`]) and where the file's
 //! parts lie ([`Layout`]), written for a new file and read, checked, from an existing one.
 
-use super::{DbError, BLOCK, MAGIC, MAX_HEADER, VERSION};
+use super::constants::{BLOCK, MAGIC, MAX_HEADER, VERSION};
+use super::error::DbError;
 use xo_core::rules::Rules;
 
 /// What a tier file says about itself.

@@ -30,89 +30,24 @@
 //! flipped byte or a cut file is refused with a [`DbError`], never read as an answer.
 //!
 //! The module is split by concern: `header` writes and reads the header and the layout it gives,
-//! `blocks` streams records into checked blocks, `encode` makes whole files, and `decode` reads
-//! blocks and records back, checked. Everything is re-exported here, so callers name it
-//! `xo_store::tier::format::X`.
+//! `blocks` streams records into checked blocks, `encode` makes whole files, `decode` reads
+//! blocks and records back, checked, and `constants` and `error` hold the format's numbers and
+//! its error (leaves the others read, so that no part reads from this module). Everything is
+//! re-exported here, so callers name it `xo_store::tier::format::X`.
 
 mod blocks;
+mod constants;
 mod decode;
 mod encode;
+mod error;
 mod header;
 
 pub use blocks::{BlockCrcs, Blocks};
+pub use constants::{BLOCK, LEVEL, MAGIC, MAX_HEADER, VERSION};
 pub use decode::{block_bytes, check_block, decode_tier, record_at};
 pub use encode::{encode_tier, encode_tier_v1, encode_tier_v2, record_bytes};
+pub use error::DbError;
 pub use header::{check, decode_header, encode_head, head_len, Layout, TierHeader};
-
-/// The first bytes of every tier file.
-pub const MAGIC: &[u8; 8] = b"XOTIER\r\n";
-/// The format's version, as written.
-pub const VERSION: u32 = 3;
-/// The DEFLATE level blocks are compressed at (miniz_oxide's 0 to 10; see
-/// `docs/strong-databases.md` for the sizes and times measured).
-pub const LEVEL: u8 = 3;
-/// Records per checked block (4 KiB of records).
-pub const BLOCK: u64 = 2048;
-/// The longest header read (a rules file and a line of text need far less).
-pub const MAX_HEADER: u64 = 1 << 20;
-
-/// Why bytes are not a usable tier.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum DbError {
-    /// The bytes do not start like a tier file.
-    #[error("not an xo database tier file")]
-    NotADatabase,
-    /// Another version of the format.
-    #[error("database format version {found}; this xo reads versions 1 to {VERSION}")]
-    Version {
-        /// The version in the file.
-        found: u32,
-    },
-    /// The file is shorter than its header says.
-    #[error("the file is cut short: {found} bytes of {expected}")]
-    Truncated {
-        /// Bytes the header promises.
-        expected: u64,
-        /// Bytes present.
-        found: u64,
-    },
-    /// The file is longer than its header says.
-    #[error("the file is longer than its header says: {found} bytes, not {expected}")]
-    TooLong {
-        /// Bytes the header promises.
-        expected: u64,
-        /// Bytes present.
-        found: u64,
-    },
-    /// A checksum does not match: the file is damaged.
-    #[error("the {what} checksum does not match: the file is damaged")]
-    Checksum {
-        /// `header`, `records` or `block N`.
-        what: String,
-    },
-    /// Another game's database.
-    #[error("the database is of {found}, not {expected}")]
-    OtherGame {
-        /// The game in the file.
-        found: String,
-        /// The game asked for.
-        expected: String,
-    },
-    /// Another tier than asked for.
-    #[error("the file holds tier {found}, not tier {expected}")]
-    OtherTier {
-        /// The tier in the file.
-        found: u32,
-        /// The tier asked for.
-        expected: u32,
-    },
-    /// A compressed block (its checksum right) that does not inflate to its records.
-    #[error("block {0} does not decompress to its records: the file is damaged")]
-    Block(u64),
-    /// A header that cannot be read.
-    #[error("the header is malformed: {0}")]
-    Malformed(String),
-}
 
 /// The name of tier `t`'s file in a database folder.
 ///

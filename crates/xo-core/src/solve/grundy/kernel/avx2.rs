@@ -16,7 +16,7 @@ pub(crate) struct Avx2(());
 impl Avx2 {
     /// The proof, if the running CPU has AVX2.
     pub fn detect() -> Option<Avx2> {
-        super::PassKernel::Avx2.is_available().then_some(Avx2(()))
+        super::choice::PassKernel::Avx2.is_available().then_some(Avx2(()))
     }
 
     /// [`Kernel::mark_options`](super::Kernel::mark_options) (less its scratch space).

@@ -4,7 +4,7 @@
 //! [`Kernel::Avx512`](super::Kernel::Avx512), whose token proves the CPU has every instruction.
 
 use super::super::scan::{high_byte, low_byte, SplitSide};
-use super::MAX_BLOCK;
+use super::sizes::MAX_BLOCK;
 /// Splits from which the kernel notes the groups that hit instead of branching on each.
 const DENSE: usize = 8192;
 /// Splits ahead of the pass that [`prefetch`] asks for (0: none).
@@ -243,7 +243,7 @@ pub(super) fn mark<const P: usize, const H: usize>(
     // Vectors of 64 splits per heap between two checks for hits: 256 splits for one heap,
     // 128 for two (registers run short beyond).
     let group = 4 / H;
-    let (mut i, mut block) = (0, super::FIRST_BLOCK);
+    let (mut i, mut block) = (0, super::sizes::FIRST_BLOCK);
     // The starts of the groups of a block that hit (see below).
     let mut groups = [0u32; MAX_BLOCK / 128 + 1];
     while i < len {

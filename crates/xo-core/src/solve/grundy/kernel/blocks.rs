@@ -5,7 +5,7 @@
 //! the rest of each block looked up exactly.
 
 use super::super::scan::SplitSide;
-use super::{FIRST_BLOCK, MAX_BLOCK};
+use super::sizes::{FIRST_BLOCK, MAX_BLOCK};
 
 /// A vector kernel's lookup of runs of 64 splits in one table, as the table was when it was made.
 pub(super) trait Lookup {

@@ -33,15 +33,12 @@ mod avx512;
 mod blocks;
 mod choice;
 mod neon;
+mod sizes;
 
 pub use choice::PassKernel;
 
 use super::scan::SplitSide;
-
-/// Splits in the first block of the pass; blocks double up to [`MAX_BLOCK`].
-const FIRST_BLOCK: usize = 256;
-/// Most splits between two refreshes of the table.
-const MAX_BLOCK: usize = 2048;
+use sizes::{FIRST_BLOCK, MAX_BLOCK};
 
 /// An implementation of the filtered pass's kernel. All give the same outputs for the same
 /// inputs; they differ in speed (and in where they run) only.

@@ -17,7 +17,7 @@ pub(crate) struct Neon(());
 impl Neon {
     /// The proof, on aarch64.
     pub fn detect() -> Option<Neon> {
-        super::PassKernel::Neon.is_available().then_some(Neon(()))
+        super::choice::PassKernel::Neon.is_available().then_some(Neon(()))
     }
 
     /// [`Kernel::mark_options`](super::Kernel::mark_options) (less its scratch space).
