@@ -36,17 +36,17 @@ pub const PROBE: Duration = Duration::from_millis(10);
 const SLICE: Duration = Duration::from_millis(20);
 
 /// A job for a worker: it sends its own result back.
-type Job = Box<dyn FnOnce() + Send>;
+type WorkerTask = Box<dyn FnOnce() + Send>;
 
 /// Workers waiting for a job, each by the sender of its job queue.
-static IDLE: Mutex<Vec<Sender<Job>>> = Mutex::new(Vec::new());
+static IDLE: Mutex<Vec<Sender<WorkerTask>>> = Mutex::new(Vec::new());
 
 /// An idle worker, or a new one.
-fn worker() -> PyResult<Sender<Job>> {
+fn worker() -> PyResult<Sender<WorkerTask>> {
     if let Some(worker) = IDLE.lock().unwrap_or_else(|e| e.into_inner()).pop() {
         return Ok(worker);
     }
-    let (jobs, queue) = mpsc::channel::<Job>();
+    let (jobs, queue) = mpsc::channel::<WorkerTask>();
     std::thread::Builder::new()
         .name("xo-worker".into())
         .spawn(move || {
@@ -68,7 +68,7 @@ pub fn run<T: Send + 'static>(
 ) -> PyResult<T> {
     let worker = worker()?;
     let (done, answer) = mpsc::sync_channel(1);
-    let job: Job = Box::new(move || {
+    let job: WorkerTask = Box::new(move || {
         // A panic is a bug; it is reported to the caller, and the worker lives on.
         let result = catch_unwind(AssertUnwindSafe(job)).map_err(|panic| {
             panic

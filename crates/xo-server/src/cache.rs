@@ -9,12 +9,12 @@ use std::sync::{Arc, Mutex};
 /// A bounded map from a question to its JSON answer.
 #[derive(Debug)]
 pub struct AnswerCache {
-    inner: Mutex<Inner>,
+    inner: Mutex<CacheState>,
     max_bytes: usize,
 }
 
 #[derive(Debug)]
-struct Inner {
+struct CacheState {
     map: LruCache<String, Arc<str>>,
     bytes: usize,
 }
@@ -22,7 +22,10 @@ struct Inner {
 impl AnswerCache {
     /// A cache holding at most `max_bytes` of keys and answers (0: none).
     pub fn new(max_bytes: usize) -> AnswerCache {
-        AnswerCache { inner: Mutex::new(Inner { map: LruCache::unbounded(), bytes: 0 }), max_bytes }
+        AnswerCache {
+            inner: Mutex::new(CacheState { map: LruCache::unbounded(), bytes: 0 }),
+            max_bytes,
+        }
     }
 
     /// The answer to `key`, if kept.

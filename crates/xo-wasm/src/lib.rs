@@ -33,10 +33,10 @@ pub struct Reply {
 
 fn error_body(message: impl std::fmt::Display) -> String {
     #[derive(Serialize)]
-    struct Error {
+    struct ErrorBody {
         error: String,
     }
-    serde_json::to_string(&Error { error: message.to_string() })
+    serde_json::to_string(&ErrorBody { error: message.to_string() })
         .unwrap_or_else(|_| "{\"error\":\"cannot write JSON\"}".into())
 }
 

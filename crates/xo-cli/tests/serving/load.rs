@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 /// One kind of request and what its answer must be.
 #[derive(Debug, Clone)]
-pub struct Case {
+pub struct LoadCase {
     /// Path and query, such as `/api/solve?game=tictactoe&position=X........`.
     pub target: String,
     /// The status it must get.
@@ -39,7 +39,7 @@ pub struct LoadPlan {
     /// Concurrent clients.
     pub clients: usize,
     /// The requests, used in turn.
-    pub cases: Vec<Case>,
+    pub cases: Vec<LoadCase>,
 }
 
 /// What a load run measured.
@@ -94,7 +94,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 #[derive(Default)]
-struct Tally {
+struct LoadTally {
     wrong: usize,
     server_errors: usize,
     statuses: BTreeMap<u16, usize>,
@@ -108,7 +108,7 @@ pub async fn run(addr: SocketAddr, plan: &LoadPlan) -> LoadReport {
     let client: Client<_, Empty<Bytes>> =
         Client::builder(TokioExecutor::new()).pool_max_idle_per_host(plan.clients).build_http();
     let next = Arc::new(AtomicUsize::new(0));
-    let tally = Arc::new(Mutex::new(Tally::default()));
+    let tally = Arc::new(Mutex::new(LoadTally::default()));
     let cases = Arc::new(plan.cases.clone());
     let started = Instant::now();
     let mut tasks = Vec::new();

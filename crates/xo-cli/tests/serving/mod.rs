@@ -113,7 +113,7 @@ pub fn encode(text: &str) -> String {
 /// A mixed load's requests: tic-tac-toe positions reached by seeded random play (their exact
 /// bodies computed by the core here), bad requests (400) and over-budget ones (422, or
 /// for Connect Four the exact answer once a kept table lets it finish).
-pub fn mixed_cases(positions: usize) -> Vec<load::Case> {
+pub fn mixed_cases(positions: usize) -> Vec<load::LoadCase> {
     use rand::{Rng, SeedableRng};
     use xo_core::budget::Meter;
     use xo_core::query::{answer, Game, Question};
@@ -137,7 +137,7 @@ pub fn mixed_cases(positions: usize) -> Vec<load::Case> {
         };
         let report = answer(&query, &Meter::default()).expect("tic-tac-toe answers");
         let body = serde_json::to_string(&report).unwrap() + "\n";
-        cases.push(load::Case {
+        cases.push(load::LoadCase {
             target: format!("/api/solve?game=tictactoe&position={text}"),
             status: 200,
             body: Some(body),
@@ -152,7 +152,7 @@ pub fn mixed_cases(positions: usize) -> Vec<load::Case> {
         ("/api/check?game=tictactoe", "missing parameter"),
     ];
     for (target, words) in bad {
-        cases.push(load::Case {
+        cases.push(load::LoadCase {
             target: target.to_string(),
             status: 400,
             body: None,
@@ -171,7 +171,7 @@ pub fn mixed_cases(positions: usize) -> Vec<load::Case> {
         .prepare(&[], Runner::Pool)
         .expect("a position");
     let report = answer(&exact, &Meter::default()).expect("an 11-stone position answers");
-    cases.push(load::Case {
+    cases.push(load::LoadCase {
         target: format!("/api/solve?game=connect4&moves={columns}&max_nodes=1000"),
         status: 422,
         body: None,

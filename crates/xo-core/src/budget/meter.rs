@@ -41,7 +41,7 @@ type ProgressFn = Box<dyn Fn(Progress) + Send + Sync>;
 /// ```
 #[derive(Clone)]
 pub struct Meter {
-    pub(super) inner: Arc<Inner>,
+    pub(super) inner: Arc<MeterState>,
     /// For a helper's meter ([`Meter::helper`]): set when the helpers must stop, without
     /// stopping the job; one flag for each level of helpers (a helper's own helpers stop with
     /// it), the last this meter's own.
@@ -50,7 +50,7 @@ pub struct Meter {
     until: u64,
 }
 
-pub(super) struct Inner {
+pub(super) struct MeterState {
     pub(super) budget: Budget,
     started: Instant,
     nodes: AtomicU64,
@@ -97,7 +97,7 @@ impl Meter {
     }
 
     fn build(budget: Budget, progress: Option<ProgressFn>, started: Instant) -> Meter {
-        let inner = Inner {
+        let inner = MeterState {
             budget,
             started,
             nodes: AtomicU64::new(0),

@@ -121,11 +121,11 @@ pub fn census_with(
         meter.set_done(u64::from(depth), cells as u64).map_err(reached)?;
         // Expand in parallel; children go to shards by hash, so each shard is merged once.
         let chunk = layer.len().div_ceil(4 * rayon::current_num_threads()).max(1024);
-        let expanded: Vec<(Tally, Shards)> = layer
+        let expanded: Vec<(DepthTally, Shards)> = layer
             .par_chunks(chunk)
             .map(|part| expand(board, &group, &cell_images, next_ranks.as_ref(), part))
             .collect::<Result<_, _>>()?;
-        let mut finished = Tally::default();
+        let mut finished = DepthTally::default();
         for (t, _) in &expanded {
             finished = finished.merge(t).ok_or(CensusError::Overflow)?;
         }
@@ -178,14 +178,14 @@ fn canonical(board: &Board, group: &[usize], pos: &BoardPosition) -> BoardPositi
 
 /// What one part of a depth contributes: finished games and positions seen.
 #[derive(Debug, Clone, Copy, Default)]
-struct Tally {
+struct DepthTally {
     games: GameCounts,
     positions: u128,
 }
 
-impl Tally {
-    fn merge(&self, o: &Tally) -> Option<Tally> {
-        Some(Tally {
+impl DepthTally {
+    fn merge(&self, o: &DepthTally) -> Option<DepthTally> {
+        Some(DepthTally {
             games: add_counts(self.games, o.games).ok()?,
             positions: self.positions.checked_add(o.positions)?,
         })
@@ -208,8 +208,8 @@ fn expand(
     cell_images: &[Vec<u64>],
     ranks: Option<&DepthRanks>,
     part: &[(BoardPosition, u128)],
-) -> Result<(Tally, Shards), CensusError> {
-    let mut tally = Tally::default();
+) -> Result<(DepthTally, Shards), CensusError> {
+    let mut tally = DepthTally::default();
     let mut shards: Shards = vec![Vec::new(); SHARDS];
     let hasher = rustc_hash::FxBuildHasher;
     let mut images: Vec<BoardPosition> = Vec::with_capacity(group.len());

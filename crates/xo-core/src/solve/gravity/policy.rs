@@ -3,7 +3,7 @@
 
 use super::solver::{GravitySolver, Search};
 use super::spare;
-use super::table::Table;
+use super::table::BoundTable;
 use crate::budget::Meter;
 use crate::games::gravity::{Bits, GravityBoard};
 use std::sync::Arc;
@@ -91,8 +91,9 @@ impl<B: Bits> GravitySolver<B> {
 
     /// The bytes the table takes once allocated.
     pub fn table_bytes(&self) -> usize {
-        let (bits, entry) = Table::<B>::shape(self.table_bytes, self.key_bits(), self.value_bits());
-        Table::<B>::bytes(bits, entry)
+        let (bits, entry) =
+            BoundTable::<B>::shape(self.table_bytes, self.key_bits(), self.value_bits());
+        BoundTable::<B>::bytes(bits, entry)
     }
 
     /// Forgets everything the table learned.
@@ -154,13 +155,13 @@ impl<B: Bits> GravitySolver<B> {
         const HUGE_PAGES_FROM: std::time::Duration = std::time::Duration::from_secs(5);
         if self.table.is_none() {
             let (kb, vb) = (self.key_bits(), self.value_bits());
-            let (bits, entry) = Table::<B>::shape(self.table_bytes, kb, vb);
-            self.reserved = Some(meter.reserve(Table::<B>::bytes(bits, entry) as u64)?);
+            let (bits, entry) = BoundTable::<B>::shape(self.table_bytes, kb, vb);
+            self.reserved = Some(meter.reserve(BoundTable::<B>::bytes(bits, entry) as u64)?);
             let kept = if self.reuse_table { spare::take(&self.board, bits, entry) } else { None };
             // Huge pages only for a job with the time to amortise their faults' stalls.
             let left = meter.budget().timeout.saturating_sub(meter.elapsed());
             let huge = left >= HUGE_PAGES_FROM;
-            let table = kept.unwrap_or_else(|| Table::new(bits, entry, kb, vb, touch, huge));
+            let table = kept.unwrap_or_else(|| BoundTable::new(bits, entry, kb, vb, touch, huge));
             self.table = Some(Arc::new(table));
         }
         Ok(())

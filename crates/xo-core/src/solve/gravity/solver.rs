@@ -3,7 +3,7 @@
 //! `search`, `heuristics`, `parallel`) take them from here rather than from the module that
 //! declares them and uses them.
 
-use super::table::Table;
+use super::table::BoundTable;
 use crate::budget::{Reservation, Stopped, Ticker};
 use crate::games::gravity::{Bits, GravityBoard, GravityPosition};
 use std::sync::Arc;
@@ -43,7 +43,7 @@ pub(super) type Search<T> = Result<T, Stopped>;
 pub struct GravitySolver<B: Bits = u64> {
     pub(super) board: GravityBoard<B>,
     pub(super) table_bytes: usize,
-    pub(super) table: Option<Arc<Table<B>>>,
+    pub(super) table: Option<Arc<BoundTable<B>>>,
     /// The table's memory, reserved on the meter of the query that allocated it (none for a
     /// helper, which shares its solver's table).
     pub(super) reserved: Option<Reservation>,

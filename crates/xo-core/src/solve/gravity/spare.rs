@@ -11,7 +11,7 @@
 //! ([`GravitySolver::reuse_tables`](super::GravitySolver::reuse_tables)), and only up to
 //! [`SPARE_MAX_BYTES`]: an idle server holds at most that much.
 
-use super::table::Table;
+use super::table::BoundTable;
 use crate::games::gravity::{Bits, GravityBoard};
 use std::any::Any;
 use std::sync::{Arc, Mutex};
@@ -20,22 +20,26 @@ use std::sync::{Arc, Mutex};
 /// of MiB, and one query per process needs them).
 pub(super) const SPARE_MAX_BYTES: usize = 16 << 20;
 
-/// The kept table and its board (`(GravityBoard<B>, Table<B>)` of some layout `B`).
+/// The kept table and its board (`(GravityBoard<B>, BoundTable<B>)` of some layout `B`).
 static SPARE: Mutex<Option<Box<dyn Any + Send>>> = Mutex::new(None);
 
 /// Takes the kept table if it is of `board` and of the shape `(bits, entry)`.
-pub(super) fn take<B: Bits>(board: &GravityBoard<B>, bits: u32, entry: usize) -> Option<Table<B>> {
+pub(super) fn take<B: Bits>(
+    board: &GravityBoard<B>,
+    bits: u32,
+    entry: usize,
+) -> Option<BoundTable<B>> {
     let kept = lock().take()?;
-    let (kept_board, table) = *kept.downcast::<(GravityBoard<B>, Table<B>)>().ok()?;
+    let (kept_board, table) = *kept.downcast::<(GravityBoard<B>, BoundTable<B>)>().ok()?;
     (kept_board == *board && table.layout() == (bits, entry)).then_some(table)
 }
 
 /// Keeps `table` of `board` for the next query, when no other thread shares it and it is small
 /// enough (in place of any table kept before).
-pub(super) fn keep<B: Bits>(board: &GravityBoard<B>, table: Arc<Table<B>>) {
+pub(super) fn keep<B: Bits>(board: &GravityBoard<B>, table: Arc<BoundTable<B>>) {
     if let Some(table) = Arc::into_inner(table) {
         let (bits, entry) = table.layout();
-        if Table::<B>::bytes(bits, entry) <= SPARE_MAX_BYTES {
+        if BoundTable::<B>::bytes(bits, entry) <= SPARE_MAX_BYTES {
             *lock() = Some(Box::new((board.clone(), table)));
         }
     }

@@ -35,7 +35,7 @@ enum Entries {
 }
 
 /// A transposition table of bounds, `2^bits` entries, indexed by a bijective mix of the key.
-pub(super) struct Table<B> {
+pub(super) struct BoundTable<B> {
     entries: Entries,
     /// Keys are words of the board's layout.
     word: PhantomData<B>,
@@ -49,7 +49,7 @@ pub(super) struct Table<B> {
 /// Bits of the stones count kept in a paired entry.
 const STONES_BITS: u32 = 7;
 
-impl<B: Bits> Table<B> {
+impl<B: Bits> BoundTable<B> {
     /// The index bits and entry bytes (4, 8 or 16: the narrowest that holds a key rest and a
     /// bound) of a table of at most about `bytes` bytes.
     pub(super) fn shape(bytes: usize, key_bits: u32, value_bits: u32) -> (u32, usize) {
@@ -105,7 +105,7 @@ impl<B: Bits> Table<B> {
             8 => Entries::Wide(zeros(len, t, h, |e: &AtomicU64| e.store(0, Relaxed))),
             _ => Entries::Huge(zeros(len, t, h, |e: &[AtomicU64; 2]| e[0].store(0, Relaxed))),
         };
-        Table { entries, word: PhantomData, bits, key_bits, value_bits }
+        BoundTable { entries, word: PhantomData, bits, key_bits, value_bits }
     }
 
     /// Whether the table's memory asked for huge pages.
