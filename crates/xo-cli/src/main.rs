@@ -65,6 +65,11 @@ enum Command {
         /// Report the value and remoteness (and Pons' score in gravity games), not the moves.
         #[arg(long, conflicts_with_all = ["value_only", "winning"])]
         no_moves: bool,
+        /// Give each move's principal variation: the move, then perfect play to the end of the
+        /// game (as long as the move's remoteness; boards the search or the gravity engine
+        /// answers).
+        #[arg(long, conflicts_with_all = ["value_only", "no_moves"])]
+        line: bool,
         /// Strong-solve the whole game into the database folder given by --db (every position,
         /// tier by tier; a re-run resumes from the tiers already written).
         #[arg(long, requires = "db")]
@@ -340,6 +345,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             value_only,
             winning,
             no_moves,
+            line,
             ref book,
             no_book,
             ..
@@ -350,13 +356,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             || value_only
             || winning
             || no_moves
+            || line
             || book.is_some()
             || no_book =>
         {
             anyhow::bail!(
                 "--strong solves the whole game from the empty board into --db (every position, \
                  on --threads threads); it takes no POSITION, --moves, --lines, --json, --value-only, \
-                 --winning, --no-moves, --book or --no-book (ask the database with xo query)"
+                 --winning, --no-moves, --line, --book or --no-book (ask the database with xo query)"
             );
         }
         Command::Solve { at, strong: true, db: Some(db), distributed: true, budget, .. } => {
@@ -397,6 +404,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             value_only,
             winning,
             no_moves,
+            line,
             budget,
             book,
             no_book,
@@ -405,8 +413,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             let mut ask = query(at, Ask::Solve, &budget)?;
             let request = &mut ask.request;
-            (request.value_only, request.winning, request.no_moves) =
-                (value_only, winning, no_moves);
+            (request.value_only, request.winning, request.no_moves, request.line) =
+                (value_only, winning, no_moves, line);
             // The core's thread policy clamps this to the cores (every core when not given).
             request.threads = threads.map(usize::from);
             request.book = book.as_ref().map(|b| b.display().to_string());

@@ -168,6 +168,13 @@ fn render_solve(query: &Query, r: &SolveReport) -> String {
                 _ => out.push_str(&format!("{:<7} {:<6} {n}\n", m.name, m.value.to_string())),
             }
         }
+        if moves.iter().any(|m| m.line.is_some()) {
+            out.push_str("lines (the move, then perfect play to the end):\n");
+            for m in moves {
+                let line = m.line.as_deref().unwrap_or_default().join(" ");
+                out.push_str(&format!("{:<7} {line}\n", m.name));
+            }
+        }
     }
     if let Some(note) = &r.note {
         out.push_str(&format!("note: {note}\n"));

@@ -20,7 +20,7 @@
 //! ```
 
 use crate::budget::Budget;
-use crate::query::{Game, InputError, Query, Question, Source};
+use crate::query::{Engine, Game, InputError, Query, Question, Source};
 use crate::rules::Rules;
 use crate::solve::book::Book;
 use serde::{Deserialize, Serialize};
@@ -128,6 +128,10 @@ pub struct Request {
     /// `solve`: only the winning moves.
     #[serde(skip_serializing_if = "is_false")]
     pub winning: bool,
+    /// `solve`: each move's principal variation, the line of perfect play to the end (engines
+    /// that tell remoteness: the search of small boards and the gravity engine).
+    #[serde(skip_serializing_if = "is_false")]
+    pub line: bool,
     /// `count`: also split the games by length.
     #[serde(skip_serializing_if = "is_false")]
     pub by_length: bool,
@@ -178,7 +182,7 @@ fn is_solve(a: &Ask) -> bool {
 /// ```
 /// assert!(xo_core::request::FIELDS.contains(&"move"));
 /// ```
-pub const FIELDS: [&str; 19] = [
+pub const FIELDS: [&str; 20] = [
     "game",
     "rules",
     "position",
@@ -187,6 +191,7 @@ pub const FIELDS: [&str; 19] = [
     "value_only",
     "no_moves",
     "winning",
+    "line",
     "by_length",
     "dense",
     "upto",
@@ -335,6 +340,7 @@ impl Request {
                 "value_only" => r.value_only = flag()?,
                 "no_moves" => r.no_moves = flag()?,
                 "winning" => r.winning = flag()?,
+                "line" => r.line = flag()?,
                 "by_length" => r.by_length = flag()?,
                 "dense" => r.dense = flag()?,
                 "upto" => r.upto = Some(number()?),
@@ -378,13 +384,14 @@ impl Request {
             ("value_only", self.value_only),
             ("no_moves", self.no_moves),
             ("winning", self.winning),
+            ("line", self.line),
             ("by_length", self.by_length),
             ("dense", self.dense),
             ("upto", self.upto.is_some()),
             ("move", self.play.is_some()),
         ];
         let fits: &[&str] = match self.question {
-            Ask::Solve => &["value_only", "no_moves", "winning"],
+            Ask::Solve => &["value_only", "no_moves", "winning", "line"],
             Ask::Count => &["by_length", "dense"],
             Ask::Grundy => &["upto"],
             Ask::After => &["move"],
@@ -510,8 +517,31 @@ impl Request {
         for book in books.iter().filter(|_| !self.no_book) {
             query = query.with_book(book.clone());
         }
-        Ok(query)
+        if self.line {
+            check_line(&query)?;
+        }
+        Ok(query.with_lines(self.line))
     }
+}
+
+/// Refuses a principal variation the answer cannot give: without the moves, or from an engine
+/// that does not tell remoteness (the line is checked by its length).
+fn check_line(query: &Query) -> Result<(), InputError> {
+    if !matches!(query.question(), Question::Analysis { .. }) {
+        return Err(
+            bad("parameter 'line' needs the moves: not with value_only or no_moves".into()),
+        );
+    }
+    let engine = query.engine();
+    if !matches!(engine, Engine::Negamax | Engine::Gravity) {
+        return Err(InputError::Unsupported(format!(
+            "line (each move's principal variation) needs every move's remoteness, which the \
+             {} engine that answers {} does not tell",
+            engine.name(),
+            query.game().name()
+        )));
+    }
+    Ok(())
 }
 
 fn bad(message: String) -> InputError {

@@ -46,6 +46,7 @@ fn plain_moves(rules: &Rules, pos: &Position) -> Vec<MoveReport> {
                 value: -child.value,
                 remoteness: Some(child.remoteness + 1),
                 score: None,
+                line: None,
             }
         })
         .collect()
@@ -310,6 +311,7 @@ fn a_request_has_the_same_fields_in_json_and_in_text_parameters() {
         value_only: true,
         no_moves: true,
         winning: true,
+        line: true,
         by_length: true,
         dense: true,
         upto: Some(1),

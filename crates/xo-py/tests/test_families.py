@@ -129,3 +129,22 @@ def test_play_against_perfect_play_to_the_end():
     # Perfect play draws tic-tac-toe: the board fills with no line.
     assert pos.count(".") == 0
     assert xo.solve(g, pos).value == "draw" == xo_json("solve", "tictactoe", pos)["value"]
+
+
+@pytest.mark.parametrize("game,position", [
+    ("tictactoe", "XX. OO. ..."),
+    ("mnk:4,3,3", None),
+    ("connect:5,4,4", "X...O..............."),
+])
+def test_lines_equal_the_command_and_are_as_long_as_the_remoteness(game, position):
+    # Each move's principal variation (issue #45): the same as `xo solve --line --json`, each
+    # line as many moves as the move's remoteness, starting with the move.
+    args = ["solve", game] + ([position] if position is not None else []) + ["--line"]
+    r = xo.solve(game, position, line=True)
+    assert r.to_dict() == xo_json(*args)
+    assert r.moves
+    for m in r.moves:
+        assert m.line[0] == m.move
+        assert len(m.line) == m.remoteness
+    with pytest.raises(xo.BadInput, match="remoteness"):
+        xo.solve("treblecross:200", line=True)

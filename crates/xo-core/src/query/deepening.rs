@@ -134,7 +134,13 @@ fn rounds<T: Tree>(
                 Some(s) => (-s.value, Some(s.remoteness + 1)),
                 None => (Value::Draw, None),
             };
-            round.push(MoveReport { name: name.clone(), value, remoteness, score: None });
+            round.push(MoveReport {
+                name: name.clone(),
+                value,
+                remoteness,
+                score: None,
+                line: None,
+            });
         }
         let settled = round.iter().all(|m| m.remoteness.is_some());
         finished = Some((round, depth));

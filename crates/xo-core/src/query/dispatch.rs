@@ -4,6 +4,7 @@
 
 use super::count;
 use super::heap_play;
+use super::line;
 use super::plan::{self, Plan};
 use super::play;
 use super::prepared::Query;
@@ -32,7 +33,13 @@ pub fn answer(query: &Query, meter: &Meter) -> Result<Answer, Stopped> {
     // The best move is chosen from every move's value and remoteness.
     let full = plan::Asked::of(Question::Analysis { winning_only: false });
     match query.plan() {
-        Plan::Solve(solver, asked) => solve::solve(query, solver, *asked, meter).map(Answer::Solve),
+        Plan::Solve(solver, asked) => {
+            let mut report = solve::solve(query, solver, *asked, meter)?;
+            if query.lines() {
+                line::add_lines(query, &mut report, meter)?;
+            }
+            Ok(Answer::Solve(report))
+        }
         Plan::Best(solver, rules, pos) => {
             play::best(query, rules, pos, solve::solve(query, solver, full, meter)).into_answer()
         }

@@ -83,18 +83,20 @@ pub(super) fn best(
                 value: m.value,
                 remoteness: Some(m.remoteness),
                 score: None,
+                line: None,
             })
             .collect();
         best_move(&all).cloned()
     } else if let Some(w) = solved.winning_moves.as_ref().and_then(|w| w.first()) {
         let name = name(w.heap, w.removed, &w.leaves);
-        Some(MoveReport { name, value: Value::Win, remoteness: None, score: None })
+        Some(MoveReport { name, value: Value::Win, remoteness: None, score: None, line: None })
     } else {
         first_move(moves, heaps).map(|name| MoveReport {
             name,
             value: Value::Loss,
             remoteness: None,
             score: None,
+            line: None,
         })
     };
     report

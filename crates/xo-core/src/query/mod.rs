@@ -32,6 +32,7 @@ mod game;
 mod heap_moves;
 mod heap_play;
 mod judge;
+mod line;
 mod plan;
 mod play;
 mod prepared;

@@ -21,7 +21,7 @@ use crate::value::preference;
 /// ```
 /// use xo_core::query::{best_move, MoveReport};
 /// use xo_core::Value;
-/// let m = |name: &str, value, remoteness| MoveReport { name: name.into(), value, remoteness, score: None };
+/// let m = |name: &str, value, remoteness| MoveReport { name: name.into(), value, remoteness, score: None, line: None };
 /// let moves = [m("1", Value::Draw, Some(8)), m("2", Value::Win, Some(5)), m("3", Value::Win, Some(3)), m("4", Value::Win, Some(3))];
 /// assert_eq!(best_move(&moves).unwrap().name, "3");
 /// let draws = [m("1", Value::Loss, Some(2)), m("5", Value::Draw, Some(8)), m("7", Value::Draw, Some(8))];

@@ -73,6 +73,7 @@ pub struct Query {
     question: Question,
     plan: Plan,
     threads: usize,
+    lines: bool,
 }
 
 impl Query {
@@ -91,7 +92,7 @@ impl Query {
             Game::Octal(octal) => octal_plan(&game, octal, source, question, mv)?,
             Game::Placement(rules) => placement_plan(&game, rules, source, question, mv)?,
         };
-        Ok(Query { game, subject, question, plan, threads: 1 }.with_threads(1))
+        Ok(Query { game, subject, question, plan, threads: 1, lines: false }.with_threads(1))
     }
 
     /// The same query, answered with an opening book where the engine takes one (the gravity
@@ -112,6 +113,18 @@ impl Query {
         self.threads = threads.max(1);
         self.plan.set_threads(self.threads);
         self
+    }
+
+    /// The same query, its answer giving each move's principal variation (see
+    /// [`MoveReport::line`](super::report::MoveReport::line)).
+    pub(crate) fn with_lines(mut self, lines: bool) -> Query {
+        self.lines = lines;
+        self
+    }
+
+    /// Whether the answer gives each move's principal variation.
+    pub fn lines(&self) -> bool {
+        self.lines
     }
 
     /// Threads the query may use.

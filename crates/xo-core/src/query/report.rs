@@ -86,6 +86,12 @@ pub struct MoveReport {
     /// For gravity games: Pascal Pons' score of the move for its player.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score: Option<i32>,
+    /// When asked for (the request's `line`): the principal variation, this move then perfect
+    /// play to the end of the game (the winner taking the quickest win, the loser and both sides
+    /// of a draw the longest game, ties by board order), as move names. Its length is the
+    /// remoteness.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<Vec<String>>,
 }
 
 /// A winning move in a sum of heaps.

@@ -188,6 +188,7 @@ fn negamax(
             value: m.scored.value,
             remoteness: Some(m.scored.remoteness),
             score: None,
+            line: None,
         })
         .collect();
     report.moves = Some(keep(moves, winning_only));
@@ -240,6 +241,7 @@ fn gravity<B: crate::games::gravity::Bits>(
                 value: s.value,
                 remoteness: Some(s.remoteness),
                 score: None,
+                line: None,
             })
         })
         .collect();
@@ -287,7 +289,13 @@ fn lol_components(
                 let value = -solver.value(&strip.play(i, cell), meter)?;
                 if !winning_only || value == Value::Win {
                     let name = format!("{}{letter}", i + 1);
-                    moves.push(MoveReport { name, value, remoteness: None, score: None });
+                    moves.push(MoveReport {
+                        name,
+                        value,
+                        remoteness: None,
+                        score: None,
+                        line: None,
+                    });
                 }
             }
         }
@@ -327,6 +335,7 @@ fn treblecross(
                 value: Value::Win,
                 remoteness: None,
                 score: None,
+                line: None,
             })
             .collect()
     } else {
@@ -336,7 +345,13 @@ fn treblecross(
             .map(|i| {
                 let wins = next.next_if(|&&w| w == i).is_some();
                 let value = if wins { Value::Win } else { Value::Loss };
-                MoveReport { name: (i + 1).to_string(), value, remoteness: None, score: None }
+                MoveReport {
+                    name: (i + 1).to_string(),
+                    value,
+                    remoteness: None,
+                    score: None,
+                    line: None,
+                }
             })
             .collect()
     };
@@ -414,6 +429,7 @@ where
                 value,
                 remoteness: Some(s.remoteness + 1),
                 score: None,
+                line: None,
             });
         }
     }

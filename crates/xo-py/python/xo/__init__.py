@@ -326,7 +326,7 @@ def _budgets(timeout, max_nodes, memory_mib, threads=None):
 
 
 def solve(game, position=None, *, moves=None, winning=False, value_only=False, no_moves=False,
-          timeout=None, max_nodes=None, memory_mib=None, threads=None, book=None, no_book=False):
+          line=False, timeout=None, max_nodes=None, memory_mib=None, threads=None, book=None, no_book=False):
     """Solves a position: its value for the player to move, remoteness (plies to the end under
     perfect play) and every move's value, as ``xo solve GAME POSITION --json`` reports it.
 
@@ -334,6 +334,9 @@ def solve(game, position=None, *, moves=None, winning=False, value_only=False, n
     heap sizes for an octal game; the empty board when ``None``. ``moves`` gives a gravity
     position as the columns played instead (``"4453"``). ``winning`` lists only the winning
     moves, ``value_only`` reports only the value (fastest), ``no_moves`` value and remoteness.
+    ``line`` gives each move's principal variation (``move.line``: the move, then perfect play
+    to the end, as many moves as its remoteness; boards that the search or the gravity engine
+    answers).
     Budgets: ``timeout`` (seconds, default 300), ``max_nodes`` (positions, default 10**11),
     ``memory_mib`` (default 2048); ``threads`` for the gravity engine (default: every core);
     ``book``: an :class:`Book` of the board (Connect Four's own book, which xo ships, is
@@ -347,10 +350,12 @@ def solve(game, position=None, *, moves=None, winning=False, value_only=False, n
     ('loss', 4, -1)
     >>> solve("kayles", "3 4").winning_moves[0].to_dict()
     {'heap': 1, 'removed': 2, 'leaves': [1]}
+    >>> solve("tictactoe", "XX.OO....", line=True).moves[0].line
+    ['3']
     """
     return _ask("solve", game, position, _budgets(timeout, max_nodes, memory_mib, threads), book,
                 moves=moves, winning=winning, value_only=value_only, no_moves=no_moves,
-                no_book=no_book)
+                line=line, no_book=no_book)
 
 
 def count(game, position=None, *, moves=None, by_length=False, dense=False, timeout=None,

@@ -128,6 +128,7 @@ def solve(
     winning: bool = False,
     value_only: bool = False,
     no_moves: bool = False,
+    line: bool = False,
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
     memory_mib: Optional[int] = None,
