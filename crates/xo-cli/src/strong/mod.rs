@@ -50,7 +50,7 @@ pub fn prepare(game: &str) -> Result<(Rules, Board, Vec<Tier>)> {
     if rules.cells() > MAX_BOARD_CELLS {
         bail!(
             "--strong takes boards of at most {MAX_BOARD_CELLS} cells; {} has {}",
-            rules.name,
+            rules.name(),
             rules.cells()
         );
     }
@@ -58,7 +58,7 @@ pub fn prepare(game: &str) -> Result<(Rules, Board, Vec<Tier>)> {
     let Some(tiers) = tiers(&board) else {
         bail!(
             "{} has tiers of more than 2^64 positions: a strong solve of it is beyond any memory",
-            rules.name
+            rules.name()
         );
     };
     Ok((rules, board, tiers))
@@ -106,7 +106,7 @@ pub fn info(dir: &Path, out: &mut impl Write, meter: &Meter) -> Result<()> {
     writeln!(
         out,
         "game: {}\nmade by: {}\ntier  positions  wins  draws  losses  bytes",
-        rules.name,
+        rules.name(),
         first.header().made_by
     )?;
     let (mut total, mut bytes) = (0u64, 0u64);

@@ -92,8 +92,9 @@ pub(super) fn deepest(
     let name = |m: &BoardMove| move_name(rules, *m);
     if let Ok(board) = Board::new(rules) {
         let mut moves = Vec::new();
-        board.moves_ordered(&board.encode(pos), &mut moves);
-        let children: Vec<BoardPosition> = moves.iter().map(|m| board.encode(&after(m))).collect();
+        board.moves_ordered(&board.encode(pos).ok()?, &mut moves);
+        let children: Vec<BoardPosition> =
+            moves.iter().map(|m| board.encode(&after(m))).collect::<Result<_, _>>().ok()?;
         let names: Vec<String> = moves.iter().map(name).collect();
         return rounds(&board, &children, &names, empty, max_nodes);
     }
@@ -237,7 +238,7 @@ mod tests {
             let mut legal = Vec::new();
             rules.moves(&pos, &mut legal);
             let plain: Vec<Position> = legal.iter().map(|&m| rules.play(&pos, m)).collect();
-            let bits: Vec<BoardPosition> = plain.iter().map(|p| board.encode(p)).collect();
+            let bits: Vec<BoardPosition> = plain.iter().map(|p| board.encode(p).unwrap()).collect();
             let names: Vec<String> = (0..legal.len()).map(|i| i.to_string()).collect();
             for max in [500, 5_000, 50_000] {
                 let a = rounds(&board, &bits, &names, 20, max);
