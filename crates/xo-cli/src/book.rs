@@ -35,19 +35,19 @@ fn board_of(game: &str) -> Result<(String, GravityBoard)> {
     let Game::Placement(rules) = resolve_game(game, None)? else {
         bail!("opening books are for gravity games (connect4, connect:W,H,K), not octal games");
     };
-    if !rules.gravity {
+    if !rules.gravity() {
         bail!(
             "opening books are for gravity games (connect4, connect:W,H,K); {} has no gravity",
-            rules.name
+            rules.name()
         );
     }
     let board = GravityBoard::from_rules(&rules).with_context(|| {
         format!(
             "{}: books keep 64-bit keys, so they are for boards of the 64-bit layout",
-            rules.name
+            rules.name()
         )
     })?;
-    Ok((rules.name.clone(), board))
+    Ok((rules.name().to_string(), board))
 }
 
 /// Builds the book and writes it (atomically, over a regular file or a new one), keeping the

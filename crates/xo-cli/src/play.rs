@@ -80,7 +80,7 @@ pub fn play(
     if rules.cells() > xo_core::games::board::MAX_BOARD_CELLS {
         anyhow::bail!(
             "xo play takes boards of at most 64 cells; {} has {}",
-            rules.name,
+            rules.name(),
             rules.cells()
         );
     }
@@ -107,7 +107,7 @@ pub fn play(
     let human_moves = |pos: &Position| pos.plies().is_multiple_of(2) == (side == Side::First);
     loop {
         let pos = history.last().expect("history starts with the start").clone();
-        write!(out, "\n{}", draw_board(rules, &pos))?;
+        write!(out, "\n{}", draw_board(&pos))?;
         if let Some(value) = rules.outcome(&pos) {
             let person_to_move = human_moves(&pos);
             let verdict = match (value, person_to_move) {
@@ -195,7 +195,7 @@ fn best_move(
     budget: BudgetArgs,
     book: bool,
 ) -> Result<(MoveReport, Option<String>)> {
-    let text = pos.to_text(rules);
+    let text = pos.to_text();
     let request = Request { no_book: !book, ..Request::for_game(&Game::Placement(rules.clone())) }
         .at(&text)
         .asking(Question::Best);

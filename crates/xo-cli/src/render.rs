@@ -2,11 +2,11 @@
 //! columns. JSON needs no code here: the core's reports serialise themselves.
 
 use xo_core::query::{Answer, CheckReport, CountReport, LengthSplit, Query, SolveReport};
-use xo_core::rules::{Position, Rules};
+use xo_core::rules::Position;
 
 /// The board drawn row by row, with `.` for empty cells.
-pub fn draw_board(rules: &Rules, pos: &Position) -> String {
-    draw_text(&pos.to_text(rules), rules.width as usize)
+pub fn draw_board(pos: &Position) -> String {
+    draw_text(&pos.to_text(), pos.rules().width() as usize)
 }
 
 /// Position text drawn as rows of `width` cells.
@@ -74,7 +74,7 @@ pub fn render_answer(query: &Query, answer: &Answer, value_only: bool) -> String
             out
         }
         Answer::After(r) => {
-            let width = query.rules().map_or(1, |rules| rules.width as usize);
+            let width = query.rules().map_or(1, |rules| rules.width() as usize);
             let over = if r.over { " (the game is over)" } else { "" };
             format!(
                 "{} after {}: {} to move{over}\n{}",
@@ -113,7 +113,7 @@ pub fn render_answer(query: &Query, answer: &Answer, value_only: bool) -> String
 
 fn heading(query: &Query, game: &str, position: &str) -> String {
     match query.rules() {
-        Some(rules) => format!("{game}\n{}", draw_text(position, rules.width as usize)),
+        Some(rules) => format!("{game}\n{}", draw_text(position, rules.width() as usize)),
         None => format!("{game}\n  heaps: {position}\n"),
     }
 }

@@ -118,7 +118,7 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
                 "--db {} and --db {} both hold {}: give one",
                 other.folder().display(),
                 dir.display(),
-                db.rules().name
+                db.rules().name()
             );
         }
         left = left.saturating_sub(db.positions().saturating_mul(2));
@@ -152,7 +152,7 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
             writeln!(
                 out,
                 "xo serve: {} answered from {} ({} positions)",
-                db.rules().name,
+                db.rules().name(),
                 db.folder().display(),
                 db.positions()
             )?;

@@ -47,7 +47,7 @@ fn dense_depths(rules: &Rules, start_plies: usize) -> Vec<usize> {
     (start_plies + 1..=rules.cells())
         .filter(|&d| {
             let d = d as u64;
-            let patterns = match &rules.marks {
+            let patterns = match rules.marks() {
                 Marks::Own => binomial(d, d.div_ceil(2)),
                 Marks::Shared(l) if l.len() == 2 => 1u64.checked_shl(d as u32).unwrap_or(u64::MAX),
                 _ => 1,
@@ -69,14 +69,16 @@ fn check_census(name: &str, min_plies: usize, count: usize, seed: u64) {
     for _ in 0..count {
         let plies = min_plies + rng.random_range(0..rules.cells() - min_plies);
         let pos = random_position(&rules, plies, &mut rng);
-        let text = pos.to_text(&rules);
+        let text = pos.to_text();
         let plain = plain_count(&rules, &pos);
-        let hashed = census_with(&board, &board.encode(&pos), false, &Default::default()).unwrap();
+        let hashed =
+            census_with(&board, &board.encode(&pos).unwrap(), false, &Default::default()).unwrap();
         assert_eq!(hashed.games, plain, "{name} {text}: hash maps against plain enumeration");
-        let dense = census_with(&board, &board.encode(&pos), true, &Default::default()).unwrap();
+        let dense =
+            census_with(&board, &board.encode(&pos).unwrap(), true, &Default::default()).unwrap();
         assert_eq!(dense.games, plain, "{name} {text}: dense tables against plain enumeration");
         assert_eq!(dense, hashed, "{name} {text}: dense tables and hash maps agree in full");
-        let default = census(&board, &board.encode(&pos), &Default::default()).unwrap();
+        let default = census(&board, &board.encode(&pos).unwrap(), &Default::default()).unwrap();
         assert_eq!(default, hashed, "{name} {text}: the default census");
         let by_length_total = hashed
             .by_length
@@ -168,7 +170,7 @@ fn retrograde_reachability_matches_forward_search() {
         let board = Board::new(&rules).unwrap();
         let mut forward = HashSet::new();
         plain_positions(&rules, &rules.start(), &mut forward);
-        let forward: HashSet<_> = forward.iter().map(|p| board.encode(p)).collect();
+        let forward: HashSet<_> = forward.iter().map(|p| board.encode(p).unwrap()).collect();
         let mut reach = Reachability::new(&board);
         let alphabet = rules.alphabet().len() as u64 + 1;
         for code in 0..alphabet.pow(rules.cells() as u32) {

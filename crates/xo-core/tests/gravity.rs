@@ -41,14 +41,14 @@ fn differential_in<B: Bits>(game: &str, min_stones: u32, positions: usize, threa
         let stones = rng.random_range(min_stones..=cells);
         let pos = random_position(&rules, &mut rng, stones);
         let g = board.from_position(&pos).unwrap();
-        let text = pos.to_text(&rules);
+        let text = pos.to_text();
         let want = plain_score(&rules, &pos);
         let score = solver.score(&g, &meter).unwrap();
         assert_eq!(to_scored(&board, g.plies(), score), want, "{game} {text}: score {score}");
         assert_eq!(solver.value(&g, &meter).unwrap(), want.value, "{game} {text}: value");
         assert_eq!(solver.scored(&g, &meter).unwrap(), want, "{game} {text}: scored");
         let scores = solver.move_scores(&g, &meter).unwrap();
-        assert_eq!(scores.len(), rules.width as usize);
+        assert_eq!(scores.len(), rules.width() as usize);
         let values = solver.move_values(&g, &meter).unwrap();
         for (&(col, s), &(c, v)) in scores.iter().zip(&values) {
             assert_eq!((col, s.map(|s| to_scored(&board, g.plies(), s).value)), (c, v));
@@ -59,7 +59,7 @@ fn differential_in<B: Bits>(game: &str, min_stones: u32, positions: usize, threa
         }
         let mut moves = Vec::new();
         rules.moves(&pos, &mut moves);
-        let w = rules.width as usize;
+        let w = rules.width() as usize;
         let legal: Vec<usize> = moves.iter().map(|&(cell, _)| cell % w).collect();
         for (col, s) in scores {
             let col = col as usize;
@@ -129,7 +129,7 @@ fn the_128_bit_layout_matches_plain_minimax() {
         ("connect:32,3,5", 87, 20),
     ] {
         let rules = parse_game(game).unwrap();
-        assert_eq!(fits_gravity(rules.width, rules.height), Some(128), "{game}");
+        assert_eq!(fits_gravity(rules.width(), rules.height()), Some(128), "{game}");
         differential_in::<u128>(game, min_stones, positions, 1);
     }
 }
@@ -148,9 +148,9 @@ fn the_128_bit_layout_matches_the_general_negamax_in_the_middle_game() {
         for _ in 0..6 {
             let pos = random_position(&rules, &mut rng, stones);
             let g = board.from_position(&pos).unwrap();
-            let want = searcher.score(&general.encode(&pos), &Meter::unlimited()).unwrap();
+            let want = searcher.score(&general.encode(&pos).unwrap(), &Meter::unlimited()).unwrap();
             let score = solver.score(&g, &meter).unwrap();
-            assert_eq!(to_scored(&board, g.plies(), score), want, "{game} {}", pos.to_text(&rules));
+            assert_eq!(to_scored(&board, g.plies(), score), want, "{game} {}", pos.to_text());
         }
     }
 }
@@ -417,9 +417,9 @@ fn against_general(game: &str, min_stones: u32, positions: usize) {
         let stones = rng.random_range(min_stones..=rules.cells() as u32);
         let pos = random_position(&rules, &mut rng, stones);
         let g = board.from_position(&pos).unwrap();
-        let want = searcher.score(&general.encode(&pos), &Meter::unlimited()).unwrap();
+        let want = searcher.score(&general.encode(&pos).unwrap(), &Meter::unlimited()).unwrap();
         let score = solver.score(&g, &meter).unwrap();
-        let text = pos.to_text(&rules);
+        let text = pos.to_text();
         assert_eq!(to_scored(&board, g.plies(), score), want, "{game} {text}: score {score}");
     }
 }
@@ -453,7 +453,7 @@ fn an_opening_book_changes_no_answer() {
             let stones = rng.random_range(0..=rules.cells() as u32);
             let pos = random_position(&rules, &mut rng, stones);
             let g = board.from_position(&pos).unwrap();
-            let text = pos.to_text(&rules);
+            let text = pos.to_text();
             let want = plain.score(&g, &meter).unwrap();
             assert_eq!(with_book.score(&g, &meter).unwrap(), want, "{game} {text}");
             if rules.cells() as u32 - pos.plies() <= 9 {
@@ -505,7 +505,7 @@ fn a_partial_book_and_threads_change_no_answer() {
         let pos = random_position(&rules, &mut rng, stones);
         let g = board.from_position(&pos).unwrap();
         in_book += usize::from(book.get(&board, &g).is_some());
-        let text = pos.to_text(&rules);
+        let text = pos.to_text();
         assert_eq!(with_book.score(&g, &meter), plain.score(&g, &meter), "{text}");
         assert_eq!(with_book.move_scores(&g, &meter), plain.move_scores(&g, &meter), "{text}");
     }

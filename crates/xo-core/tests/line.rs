@@ -30,7 +30,7 @@ fn replay(rules: &Rules, start: &Position, report: &SolveReport, plain: bool) ->
     let mut steps = 0;
     for m in report.moves.as_ref().expect("moves") {
         let line = m.line.as_ref().unwrap_or_else(|| panic!("move {} has no line", m.name));
-        let where_ = format!("{} at {} move {}", rules.name, start.to_text(rules), m.name);
+        let where_ = format!("{} at {} move {}", rules.name(), start.to_text(), m.name);
         assert_eq!(Some(line.len() as u32), m.remoteness, "{where_}: {line:?}");
         assert_eq!(line[0], m.name, "{where_}");
         let mut pos = start.clone();
@@ -74,7 +74,7 @@ fn random_lines(game: &str, count: usize, most_empty: usize, seed: u64) -> usize
         if rules.outcome(&pos).is_some() {
             continue;
         }
-        let text = pos.to_text(&rules);
+        let text = pos.to_text();
         let report = with_lines(game, Some(&text)).unwrap();
         steps += replay(&rules, &pos, &report, true);
     }

@@ -224,7 +224,7 @@ fn toml_text() -> impl Strategy<Value = String> {
 
 /// Small rules, plus cheap checks a caller makes once rules are accepted.
 fn use_rules(rules: &Rules) {
-    let _ = rules.validate();
+    let _ = rules.to_setup().validate();
     let _ = rules.alphabet();
     if rules.cells() <= 64 {
         if let Ok(board) = Board::new(rules) {
@@ -280,7 +280,7 @@ proptest! {
     #[test]
     fn rules_from_toml_never_panics(file in toml_text()) {
         if let Ok(rules) = Rules::from_toml(&file) {
-            prop_assert!(rules.validate().is_ok(), "from_toml accepted invalid rules: {:?}", rules);
+            prop_assert!(rules.to_setup().validate().is_ok(), "from_toml accepted invalid rules: {:?}", rules);
             use_rules(&rules);
         }
     }
@@ -295,7 +295,7 @@ proptest! {
             let _ = setup.to_text(rules);
             if let Ok(pos) = setup.validate(rules) {
                 let board = Board::new(rules).unwrap();
-                let bits = board.encode(&pos);
+                let bits = board.encode(&pos).unwrap();
                 let _ = GameTree::outcome(&board, &bits);
                 let _ = GameTree::outcome(rules, &pos);
             }
@@ -320,7 +320,7 @@ proptest! {
             }
             pos = rules.play(&pos, moves[c as usize % moves.len()]);
         }
-        let mut chars: Vec<String> = pos.to_text(rules).chars().map(String::from).collect();
+        let mut chars: Vec<String> = pos.to_text().chars().map(String::from).collect();
         for (at, replacement) in edits {
             let i = at.index(chars.len());
             chars[i] = replacement.to_string();
@@ -329,7 +329,7 @@ proptest! {
         if let Ok(setup) = Setup::parse(rules, &text) {
             if let Ok(pos) = setup.validate(rules) {
                 let board = Board::new(rules).unwrap();
-                prop_assert_eq!(GameTree::outcome(&board, &board.encode(&pos)), GameTree::outcome(rules, &pos), "{}", text);
+                prop_assert_eq!(GameTree::outcome(&board, &board.encode(&pos).unwrap()), GameTree::outcome(rules, &pos), "{}", text);
             }
         }
     }

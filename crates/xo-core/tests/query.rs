@@ -31,8 +31,11 @@ fn solve(query: &Query) -> SolveReport {
 /// A random position after a random number of random legal moves (it may be finished), with at
 /// most 7 empty cells (6 where the mover picks letters) so that plain minimax stays quick.
 fn random_position(rules: &Rules, rng: &mut StdRng) -> Position {
-    let most_empty =
-        if rules.alphabet().len() > 1 && rules.marks != xo_core::rules::Marks::Own { 6 } else { 7 };
+    let most_empty = if rules.alphabet().len() > 1 && *rules.marks() != xo_core::rules::Marks::Own {
+        6
+    } else {
+        7
+    };
     let least = rules.cells().saturating_sub(most_empty);
     xo_test_support::positions::random_play(rules, rng.random_range(least..rules.cells()), rng)
 }
@@ -40,32 +43,32 @@ fn random_position(rules: &Rules, rng: &mut StdRng) -> Position {
 /// Every move in the report is a legal move of the position, listed once, in board order, with
 /// the value (and remoteness, where told) plain minimax gives the position after it.
 fn check_report(rules: &Rules, pos: &Position, report: &SolveReport, remoteness: bool) {
-    let text = pos.to_text(rules);
+    let text = pos.to_text();
     let want = plain_score(rules, pos);
-    assert_eq!(report.value, Some(want.value), "{} {text}", rules.name);
+    assert_eq!(report.value, Some(want.value), "{} {text}", rules.name());
     if remoteness {
-        assert_eq!(report.remoteness, Some(want.remoteness), "{} {text}", rules.name);
+        assert_eq!(report.remoteness, Some(want.remoteness), "{} {text}", rules.name());
     }
     let moves = report.moves.as_ref().expect("moves listed");
     let mut legal = Vec::new();
     rules.moves(pos, &mut legal);
     if rules.outcome(pos).is_none() {
-        assert_eq!(moves.len(), legal.len(), "{} {text}: every legal move once", rules.name);
+        assert_eq!(moves.len(), legal.len(), "{} {text}: every legal move once", rules.name());
     }
     let mut last = None;
     for m in moves {
         let mv = parse_move(rules, pos, &m.name).expect("a move name that reads back");
         let order = xo_core::rules::move_order(rules, mv);
-        assert!(last < Some(order), "{} {text}: board order at {}", rules.name, m.name);
+        assert!(last < Some(order), "{} {text}: board order at {}", rules.name(), m.name);
         last = Some(order);
         let child = plain_score(rules, &rules.play(pos, (mv.cell as usize, mv.mark)));
-        assert_eq!(m.value, -child.value, "{} {text} move {}", rules.name, m.name);
+        assert_eq!(m.value, -child.value, "{} {text} move {}", rules.name(), m.name);
         if remoteness {
             assert_eq!(
                 m.remoteness,
                 Some(child.remoteness + 1),
                 "{} {text} {}",
-                rules.name,
+                rules.name(),
                 m.name
             );
         }
@@ -89,7 +92,7 @@ fn every_engine_agrees_with_plain_minimax_on_random_positions() {
         let rules = parse_game(name).unwrap();
         for _ in 0..40 {
             let pos = random_position(&rules, &mut rng);
-            let text = pos.to_text(&rules);
+            let text = pos.to_text();
             let q = Request::new(name)
                 .at(&text)
                 .asking(Question::Analysis { winning_only: false })
@@ -123,7 +126,7 @@ fn the_lol_component_solver_agrees_with_plain_minimax_move_by_move() {
     let rules = parse_game("lol:9").unwrap();
     for _ in 0..60 {
         let pos = random_position(&rules, &mut rng);
-        let text = pos.to_text(&rules);
+        let text = pos.to_text();
         let q = Request::new("lol:9")
             .at(&text)
             .asking(Question::Value)
@@ -155,7 +158,7 @@ fn the_lol_component_solver_agrees_with_plain_minimax_move_by_move() {
         let rules = parse_game("lol:70").unwrap();
         let pos = q.position().unwrap();
         let mv = parse_move(&rules, pos, &m.name).unwrap();
-        let child = rules.play(pos, (mv.cell as usize, mv.mark)).to_text(&rules);
+        let child = rules.play(pos, (mv.cell as usize, mv.mark)).to_text();
         let c = Request::new("lol:70")
             .at(&child)
             .asking(Question::Value)

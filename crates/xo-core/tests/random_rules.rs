@@ -15,7 +15,7 @@ use proptest::prelude::*;
 use xo_core::budget::Meter;
 use xo_core::game::GameTree;
 use xo_core::games::board::{Board, BoardMove, BoardPosition};
-use xo_core::rules::{Goal, Marks, Position, Rules};
+use xo_core::rules::{Goal, Marks, Position, Rules, RulesSetup};
 use xo_core::solve::enumerate::{census, census_with, plain_count};
 use xo_core::solve::minimax::plain_score;
 use xo_core::solve::negamax::Searcher;
@@ -25,7 +25,7 @@ const LETTERS: [char; 6] = ['L', 'O', 'S', 'X', 'A', 'z'];
 
 /// Random rules of the family, some of them invalid (a word with own marks, an empty row): the
 /// property tests skip those, after checking that `validate` says so without panicking.
-fn rules_strategy() -> impl Strategy<Value = Rules> {
+fn rules_strategy() -> impl Strategy<Value = RulesSetup> {
     let size = (1u32..=6, 1u32..=4).prop_filter("at most 12 cells", |(w, h)| w * h <= 12);
     let marks = prop_oneof![
         Just(Marks::Own),
@@ -54,7 +54,7 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
                     Goal::Word(word.iter().map(|&i| alphabet[i % alphabet.len()]).collect())
                 }
             };
-            Rules {
+            RulesSetup {
                 name: format!(
                     "{width}x{height}{} {marks:?} {goal:?}{}",
                     if gravity { " gravity" } else { "" },
@@ -74,7 +74,7 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
 /// The most empty cells left for exhaustive references (plain minimax, plain counting), by the
 /// number of marks a player may choose: at most 8! (one mark) or 6! * 2^6 (two) games.
 fn empties_allowed(rules: &Rules) -> usize {
-    match rules.marks {
+    match rules.marks() {
         Marks::Own | Marks::Same(_) => 8,
         Marks::Shared(_) => 6,
     }
@@ -130,9 +130,9 @@ fn sorted_board_moves(board: &Board, pos: &BoardPosition) -> Vec<(usize, u8)> {
     moves
 }
 
-/// The rules, valid ones only: `validate` must answer for every generated rules without panicking.
-fn valid(rules: &Rules) -> bool {
-    rules.validate().is_ok()
+/// The rules, valid ones only: `validate` must answer for every generated setup without panicking.
+fn valid(setup: RulesSetup) -> Option<Rules> {
+    setup.validate().ok()
 }
 
 proptest! {
@@ -148,25 +148,27 @@ proptest! {
         rules in rules_strategy(),
         choices in prop::collection::vec(any::<u32>(), 12),
     ) {
-        prop_assume!(valid(&rules));
+        let rules = valid(rules);
+        prop_assume!(rules.is_some());
+        let rules = rules.unwrap();
         let board = Board::new(&rules).expect("at most 12 cells");
         let mut pos = rules.start();
         let mut bits = board.start();
-        prop_assert_eq!(board.encode(&pos), bits, "{}: start", &rules.name);
+        prop_assert_eq!(board.encode(&pos).unwrap(), bits, "{}: start", &rules.name());
         for &c in choices.iter().chain(std::iter::once(&0)) {
-            let text = pos.to_text(&rules);
-            prop_assert_eq!(board.encode(&pos), bits, "{}: {}", &rules.name, &text);
-            prop_assert_eq!(GameTree::plies(&board, &bits), rules.plies(&pos), "{}: {}", &rules.name, &text);
+            let text = pos.to_text();
+            prop_assert_eq!(board.encode(&pos).unwrap(), bits, "{}: {}", &rules.name(), &text);
+            prop_assert_eq!(GameTree::plies(&board, &bits), rules.plies(&pos), "{}: {}", &rules.name(), &text);
             prop_assert_eq!(
                 GameTree::outcome(&board, &bits),
                 rules.outcome(&pos),
-                "{}: outcome of {}", &rules.name, &text
+                "{}: outcome of {}", &rules.name(), &text
             );
             let naive = sorted_naive_moves(&rules, &pos);
             let fast = sorted_board_moves(&board, &bits);
-            prop_assert_eq!(fast.len(), naive.len(), "{}: move count of {}", &rules.name, &text);
-            prop_assert_eq!(&fast, &naive, "{}: moves of {}", &rules.name, &text);
-            prop_assert_eq!(naive.is_empty(), rules.outcome(&pos).is_some(), "{}: {}", &rules.name, &text);
+            prop_assert_eq!(fast.len(), naive.len(), "{}: move count of {}", &rules.name(), &text);
+            prop_assert_eq!(&fast, &naive, "{}: moves of {}", &rules.name(), &text);
+            prop_assert_eq!(naive.is_empty(), rules.outcome(&pos).is_some(), "{}: {}", &rules.name(), &text);
             if naive.is_empty() {
                 break;
             }
@@ -183,28 +185,30 @@ proptest! {
         choices in prop::collection::vec(any::<u32>(), 12),
         extra in 0usize..4,
     ) {
-        prop_assume!(valid(&rules));
+        let rules = valid(rules);
+        prop_assume!(rules.is_some());
+        let rules = rules.unwrap();
         let board = Board::new(&rules).expect("at most 12 cells");
         let pos = small_position(&rules, &choices, extra);
-        let text = pos.to_text(&rules);
-        let bits = board.encode(&pos);
+        let text = pos.to_text();
+        let bits = board.encode(&pos).unwrap();
         let mut searcher = Searcher::new(&board, 1 << 20);
         let expected = plain_score(&rules, &pos);
         let analysis = searcher.analyse(&bits, &Meter::unlimited()).expect("no limits");
-        prop_assert_eq!(analysis.scored, expected, "{}: analyse {}", &rules.name, &text);
-        prop_assert_eq!(searcher.score(&bits, &Meter::unlimited()).expect("no limits"), expected, "{}: score {}", &rules.name, &text);
-        prop_assert_eq!(searcher.value(&bits, &Meter::unlimited()).expect("no limits"), expected.value, "{}: value {}", &rules.name, &text);
+        prop_assert_eq!(analysis.scored, expected, "{}: analyse {}", &rules.name(), &text);
+        prop_assert_eq!(searcher.score(&bits, &Meter::unlimited()).expect("no limits"), expected, "{}: score {}", &rules.name(), &text);
+        prop_assert_eq!(searcher.value(&bits, &Meter::unlimited()).expect("no limits"), expected.value, "{}: value {}", &rules.name(), &text);
         let mut moves: Vec<(usize, u8)> =
             analysis.moves.iter().map(|m| (m.mv.cell as usize, m.mv.mark)).collect();
         moves.sort_unstable();
-        prop_assert_eq!(moves, sorted_naive_moves(&rules, &pos), "{}: moves of {}", &rules.name, &text);
+        prop_assert_eq!(moves, sorted_naive_moves(&rules, &pos), "{}: moves of {}", &rules.name(), &text);
         for ms in &analysis.moves {
             let BoardMove { cell, mark } = ms.mv;
             let child = plain_score(&rules, &rules.play(&pos, (cell as usize, mark)));
             prop_assert_eq!(
                 (ms.scored.value, ms.scored.remoteness),
                 (-child.value, child.remoteness + 1),
-                "{}: {} move {}/{}", &rules.name, &text, cell, mark
+                "{}: {} move {}/{}", &rules.name(), &text, cell, mark
             );
         }
     }
@@ -216,16 +220,18 @@ proptest! {
         choices in prop::collection::vec(any::<u32>(), 12),
         extra in 0usize..4,
     ) {
-        prop_assume!(valid(&rules));
+        let rules = valid(rules);
+        prop_assume!(rules.is_some());
+        let rules = rules.unwrap();
         let board = Board::new(&rules).expect("at most 12 cells");
         let pos = small_position(&rules, &choices, extra);
-        let text = pos.to_text(&rules);
-        let bits = board.encode(&pos);
+        let text = pos.to_text();
+        let bits = board.encode(&pos).unwrap();
         let plain = plain_count(&rules, &pos);
         let hashed = census(&board, &bits, &Default::default()).expect("small");
-        prop_assert_eq!(hashed.games, plain, "{}: hashed census of {}", &rules.name, &text);
+        prop_assert_eq!(hashed.games, plain, "{}: hashed census of {}", &rules.name(), &text);
         let dense = census_with(&board, &bits, true, &Default::default()).expect("small");
-        prop_assert_eq!(dense.games, plain, "{}: dense census of {}", &rules.name, &text);
-        prop_assert_eq!(dense, hashed, "{}: dense and hashed census of {}", &rules.name, &text);
+        prop_assert_eq!(dense.games, plain, "{}: dense census of {}", &rules.name(), &text);
+        prop_assert_eq!(dense, hashed, "{}: dense and hashed census of {}", &rules.name(), &text);
     }
 }

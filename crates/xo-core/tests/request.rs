@@ -60,7 +60,7 @@ fn short_treblecross_strips_get_exact_remoteness_of_every_move() {
         let n = rng.random_range(3..=16);
         let rules = parse_game(&format!("treblecross:{n}")).unwrap();
         let pos = random_position(&rules, 8, &mut rng);
-        let text = pos.to_text(&rules);
+        let text = pos.to_text();
         let q = Request::new("treblecross")
             .at(&text)
             .asking(Question::Analysis { winning_only: false })
@@ -98,7 +98,7 @@ fn grundy_values_take_over_past_the_threshold_and_agree_with_the_search() {
         let n = rng.random_range(TREBLECROSS_SEARCH_CELLS + 1..=40);
         let rules = parse_game(&format!("treblecross:{n}")).unwrap();
         let pos = random_position(&rules, 18, &mut rng);
-        let text = pos.to_text(&rules);
+        let text = pos.to_text();
         let q = Request::new("treblecross")
             .at(&text)
             .asking(Question::Analysis { winning_only: false })
@@ -109,7 +109,7 @@ fn grundy_values_take_over_past_the_threshold_and_agree_with_the_search() {
         // The search (itself tested against plain minimax) on the same strip.
         let board = Board::new(&rules).unwrap();
         let mut searcher = Searcher::new(&board, 1 << 22);
-        let a = searcher.analyse(&board.encode(&pos), &Meter::unlimited()).unwrap();
+        let a = searcher.analyse(&board.encode(&pos).unwrap(), &Meter::unlimited()).unwrap();
         assert_eq!(r.value, Some(a.scored.value), "{text}");
         let mut want: Vec<(String, Value)> = a
             .moves
@@ -130,7 +130,7 @@ fn the_best_move_is_the_first_best_by_the_one_tie_rule() {
         let rules = parse_game(name).unwrap();
         for _ in 0..40 {
             let pos = random_position(&rules, 6, &mut rng);
-            let text = pos.to_text(&rules);
+            let text = pos.to_text();
             let q = Request::for_game(&Game::Placement(rules.clone()))
                 .at(&text)
                 .asking(Question::Best)
@@ -157,7 +157,7 @@ fn the_report_marks_every_move_tied_best_by_the_one_rule() {
         let rules = parse_game(name).unwrap();
         for _ in 0..30 {
             let pos = random_position(&rules, 6, &mut rng);
-            let text = pos.to_text(&rules);
+            let text = pos.to_text();
             let ask = |question| {
                 let game = Game::Placement(rules.clone());
                 run(&Request::for_game(&game)
@@ -225,7 +225,7 @@ fn moves_and_after_are_the_rules_own() {
         let rules = parse_game(name).unwrap();
         for _ in 0..20 {
             let pos = random_position(&rules, rules.cells(), &mut rng);
-            let text = pos.to_text(&rules);
+            let text = pos.to_text();
             let game = Game::Placement(rules.clone());
             let q = Request::for_game(&game.clone())
                 .at(&text)
@@ -238,7 +238,7 @@ fn moves_and_after_are_the_rules_own() {
             for m in &r.moves {
                 let mv = parse_move(&rules, &pos, &m.name).expect("a legal move's name");
                 let after = rules.play(&pos, (mv.cell as usize, mv.mark));
-                assert_eq!(m.position, after.to_text(&rules), "{name} {text} {}", m.name);
+                assert_eq!(m.position, after.to_text(), "{name} {text} {}", m.name);
                 let q = Request::for_game(&game.clone())
                     .at(&text)
                     .asking(Question::After)
@@ -277,10 +277,10 @@ fn columns_read_back_in_the_one_grammar() {
                     break;
                 }
                 let m = moves[rng.random_range(0..moves.len())];
-                columns.push(m.0 as u32 % rules.width);
+                columns.push(m.0 as u32 % rules.width());
                 pos = rules.play(&pos, m);
             }
-            let text = columns_text(rules.width, &columns);
+            let text = columns_text(rules.width(), &columns);
             assert_eq!(Position::from_columns(&rules, &text).unwrap(), pos, "{name} {text}");
             let mut r = Request::new(name);
             r.moves = Some(text.clone());

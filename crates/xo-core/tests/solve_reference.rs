@@ -26,29 +26,29 @@ fn check_game(rules: &Rules, min_plies: usize, count: usize, seed: u64) {
     while checked < count {
         let plies = min_plies + rng.random_range(0..rules.cells() - min_plies);
         let Some(pos) = random_position(rules, plies, &mut rng) else { continue };
-        let text = pos.to_text(rules);
-        let bits = board.encode(&pos);
+        let text = pos.to_text();
+        let bits = board.encode(&pos).unwrap();
         let analysis = searcher.analyse(&bits, &Meter::unlimited()).unwrap();
         let expected = plain_score(rules, &pos);
-        assert_eq!(analysis.scored, expected, "{} position {text}", rules.name);
+        assert_eq!(analysis.scored, expected, "{} position {text}", rules.name());
         assert_eq!(
             searcher.value(&bits, &Meter::unlimited()).unwrap(),
             expected.value,
             "{} value of {text}",
-            rules.name
+            rules.name()
         );
         let mut moves = Vec::new();
         rules.moves(&pos, &mut moves);
-        assert_eq!(analysis.moves.len(), moves.len(), "{} moves of {text}", rules.name);
+        assert_eq!(analysis.moves.len(), moves.len(), "{} moves of {text}", rules.name());
         for ms in &analysis.moves {
             let BoardMove { cell, mark } = ms.mv;
             let child = plain_score(rules, &rules.play(&pos, (cell as usize, mark)));
-            assert_eq!(ms.scored.value, -child.value, "{} {text} move {cell}/{mark}", rules.name);
+            assert_eq!(ms.scored.value, -child.value, "{} {text} move {cell}/{mark}", rules.name());
             assert_eq!(
                 ms.scored.remoteness,
                 child.remoteness + 1,
                 "{} {text} move {cell}",
-                rules.name
+                rules.name()
             );
         }
         values[expected.value as usize] += 1;
@@ -57,12 +57,12 @@ fn check_game(rules: &Rules, min_plies: usize, count: usize, seed: u64) {
     assert!(
         values.iter().filter(|&&n| n > 0).count() >= 2,
         "{}: too few kinds of value {values:?}",
-        rules.name
+        rules.name()
     );
 }
 
 fn misere(name: &str) -> Rules {
-    Rules { misere: true, name: format!("misere {name}"), ..parse_game(name).unwrap() }
+    parse_game(name).unwrap().with_misere(true).renamed(format!("misere {name}"))
 }
 
 #[test]

@@ -29,13 +29,13 @@ fn check(rules: &Rules, sample: Option<usize>, seed: u64) {
         };
         for r in ranks {
             let pos = tier.unrank(r);
-            assert_eq!(tier.rank(&pos), r, "{} tier {t}: rank/unrank", rules.name);
+            assert_eq!(tier.rank(&pos), r, "{} tier {t}: rank/unrank", rules.name());
             let want = searcher.score(&pos, &Meter::unlimited()).unwrap();
             assert_eq!(
                 records[r as usize].scored(),
                 Some(want),
                 "{} tier {t} rank {r}",
-                rules.name
+                rules.name()
             );
             checked += 1;
         }

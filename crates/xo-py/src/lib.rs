@@ -305,7 +305,7 @@ impl PyDatabase {
     /// The canonical name of the database's game.
     #[getter]
     fn game(&self) -> String {
-        self.inner.rules().name.clone()
+        self.inner.rules().name().to_string()
     }
 
     /// The folder.

@@ -102,10 +102,10 @@ pub fn shipped() -> &'static [std::sync::Arc<Book>] {
 /// ```
 pub fn shipped_for(rules: &xo_core::rules::Rules) -> Option<std::sync::Arc<Book>> {
     use xo_core::rules::{Goal, Marks};
-    let connect4 = rules.gravity
-        && !rules.misere
-        && rules.marks == Marks::Own
-        && (rules.width, rules.height, &rules.goal) == (7, 6, &Goal::InRow(4));
+    let connect4 = rules.gravity()
+        && !rules.misere()
+        && *rules.marks() == Marks::Own
+        && (rules.width(), rules.height(), rules.goal()) == (7, 6, &Goal::InRow(4));
     if !connect4 {
         return None;
     }

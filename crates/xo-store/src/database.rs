@@ -116,8 +116,8 @@ impl Writer {
         if let Some(found) = found.filter(|f| f != rules) {
             return Err(StoreError::OtherGame {
                 dir: dir.into(),
-                found: found.name,
-                expected: rules.name.clone(),
+                found: found.name().to_string(),
+                expected: rules.name().to_string(),
             });
         }
         let path = dir.join(MANIFEST);

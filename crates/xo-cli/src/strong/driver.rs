@@ -193,7 +193,7 @@ pub fn solve<T: Transport>(
     let bytes = writer.bytes();
     drop(writer);
     let solved = Solved {
-        game: rules.name.clone(),
+        game: rules.name().to_string(),
         positions,
         tiers: cells + 1,
         resumed,
@@ -209,7 +209,7 @@ pub fn solve<T: Transport>(
 fn read_share(dir: &Path, rules: &Rules, t: u32, range: &Range<u64>) -> Result<Vec<Record>> {
     let tier = xo_store::tier::TierFile::open(&tier_path(dir, t), Some(rules), Some(t))?;
     if tier.len() < range.end {
-        bail!("{} is not tier {t} of {}", tier.path().display(), rules.name);
+        bail!("{} is not tier {t} of {}", tier.path().display(), rules.name());
     }
     Ok(tier.records(range.clone())?)
 }

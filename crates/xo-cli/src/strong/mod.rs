@@ -64,7 +64,7 @@ pub fn info(dir: &Path, out: &mut impl Write, meter: &Meter) -> Result<()> {
     writeln!(
         out,
         "game: {}\nmade by: {}\ntier  positions  wins  draws  losses  bytes",
-        rules.name,
+        rules.name(),
         first.header().made_by
     )?;
     let (mut total, mut bytes) = (0u64, 0u64);

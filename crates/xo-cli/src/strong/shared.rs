@@ -37,7 +37,7 @@ pub fn prepare(game: &str) -> Result<(Rules, Board, Vec<Tier>)> {
     if rules.cells() > MAX_BOARD_CELLS {
         bail!(
             "--strong takes boards of at most {MAX_BOARD_CELLS} cells; {} has {}",
-            rules.name,
+            rules.name(),
             rules.cells()
         );
     }
@@ -45,7 +45,7 @@ pub fn prepare(game: &str) -> Result<(Rules, Board, Vec<Tier>)> {
     let Some(tiers) = tiers(&board) else {
         bail!(
             "{} has tiers of more than 2^64 positions: a strong solve of it is beyond any memory",
-            rules.name
+            rules.name()
         );
     };
     Ok((rules, board, tiers))

@@ -6,7 +6,7 @@
 //! lookup tables for canonical keys.
 
 use crate::game::{GameTree, Retrograde};
-use crate::rules::{Marks, Position, Rules};
+use crate::rules::{ForeignPosition, Marks, Position, Rules};
 use crate::Value;
 
 /// The most cells a [`Board`] holds.
@@ -100,7 +100,7 @@ impl Board {
             return Err(TooLarge(cells));
         }
         let full = if cells == 64 { u64::MAX } else { (1u64 << cells) - 1 };
-        let w = rules.width as usize;
+        let w = rules.width() as usize;
         let bottom = (0..w).fold(0u64, |m, c| m | 1 << (cells - w + c));
         let patterns: Vec<Pattern> = rules
             .patterns()
@@ -130,7 +130,7 @@ impl Board {
         let mut order: Vec<u8> = (0..cells as u8).collect();
         let centre = |c: u8| {
             let (r, col) = ((c as usize / w) as f64, (c as usize % w) as f64);
-            let (cr, cc) = ((rules.height as f64 - 1.0) / 2.0, (w as f64 - 1.0) / 2.0);
+            let (cr, cc) = ((rules.height() as f64 - 1.0) / 2.0, (w as f64 - 1.0) / 2.0);
             (r - cr).abs() + (col - cc).abs()
         };
         order.sort_by(|&x, &y| {
@@ -188,9 +188,20 @@ impl Board {
         self.symmetries.len() + 1
     }
 
-    /// The bitboard of a validated position.
-    pub fn encode(&self, pos: &Position) -> BoardPosition {
-        self.encode_cells(pos.cells())
+    /// The bitboard of a validated position of this board's game; a position of another game is
+    /// refused.
+    ///
+    /// ```
+    /// use xo_core::games::board::{Board, BoardPosition};
+    /// use xo_core::rules::{parse_game, Position};
+    /// let c4 = parse_game("connect4").unwrap();
+    /// let pos = Position::from_columns(&c4, "4").unwrap();
+    /// assert_eq!(Board::new(&c4).unwrap().encode(&pos), Ok(BoardPosition { a: 1 << 38, b: 0 }));
+    /// let other = Board::new(&parse_game("connect:7,6,5").unwrap()).unwrap();
+    /// assert!(other.encode(&pos).is_err());
+    /// ```
+    pub fn encode(&self, pos: &Position) -> Result<BoardPosition, ForeignPosition> {
+        Ok(self.encode_cells(pos.of(&self.rules)?.cells()))
     }
 
     /// The bitboard of cells in reading order (0 empty, 1 and 2 the marks), checked or not.
@@ -228,7 +239,7 @@ impl Board {
     /// assert_eq!(c4.play_columns("4444444"), None);
     /// ```
     pub fn play_columns(&self, columns: &str) -> Option<BoardPosition> {
-        let w = self.rules.width;
+        let w = self.rules.width();
         let mut pos = BoardPosition::default();
         for col in crate::rules::parse_columns(w, columns).ok()? {
             let playable = self.playable(&pos);
@@ -243,9 +254,9 @@ impl Board {
     /// Cells where a mark may be placed now.
     pub fn playable(&self, pos: &BoardPosition) -> u64 {
         let empty = self.full & !pos.filled();
-        if self.rules.gravity {
+        if self.rules.gravity() {
             // A board of one row 64 wide has nothing above its bottom row.
-            empty & (self.bottom | pos.filled().checked_shr(self.rules.width).unwrap_or(0))
+            empty & (self.bottom | pos.filled().checked_shr(self.rules.width()).unwrap_or(0))
         } else {
             empty
         }
@@ -253,7 +264,7 @@ impl Board {
 
     /// The marks the player to move may place: bit 0 for mark 1, bit 1 for mark 2.
     pub fn marks_to_move(&self, pos: &BoardPosition) -> u8 {
-        match self.rules.marks {
+        match self.rules.marks() {
             Marks::Own => {
                 if pos.plies().is_multiple_of(2) {
                     0b01
@@ -268,7 +279,7 @@ impl Board {
 
     /// The marks the player not to move may place (bit 0 for mark 1, bit 1 for mark 2).
     pub fn marks_of_opponent(&self, pos: &BoardPosition) -> u8 {
-        match self.rules.marks {
+        match self.rules.marks() {
             Marks::Own => !self.marks_to_move(pos) & 0b11,
             _ => self.marks_to_move(pos),
         }
@@ -318,7 +329,7 @@ impl Board {
 
     /// Whether `misère` play (completing a pattern loses).
     pub fn misere(&self) -> bool {
-        self.rules.misere
+        self.rules.misere()
     }
 
     /// The position after a move.
@@ -475,7 +486,7 @@ impl Board {
     /// Whether the position is finished, and its value for the player to move if so.
     pub fn outcome(&self, pos: &BoardPosition) -> Option<Value> {
         if self.has_pattern(pos) {
-            Some(if self.rules.misere { Value::Win } else { Value::Loss })
+            Some(if self.rules.misere() { Value::Win } else { Value::Loss })
         } else if self.playable(pos) == 0 {
             Some(Value::Draw)
         } else {
@@ -486,7 +497,7 @@ impl Board {
 
 /// The cell permutations that map the board onto itself, the identity first.
 fn symmetry_maps(rules: &Rules) -> Vec<Vec<usize>> {
-    let (w, h) = (rules.width as usize, rules.height as usize);
+    let (w, h) = (rules.width() as usize, rules.height() as usize);
     let at = |r: usize, c: usize| r * w + c;
     let mut maps: Vec<Vec<usize>> = Vec::new();
     let mut add = |f: &dyn Fn(usize, usize) -> usize| {
@@ -497,7 +508,7 @@ fn symmetry_maps(rules: &Rules) -> Vec<Vec<usize>> {
     };
     add(&|r, c| at(r, c));
     add(&|r, c| at(r, w - 1 - c));
-    if !rules.gravity {
+    if !rules.gravity() {
         add(&|r, c| at(h - 1 - r, c));
         add(&|r, c| at(h - 1 - r, w - 1 - c));
         if w == h {
@@ -546,7 +557,7 @@ impl Retrograde for Board {
         if plies == 0 {
             return;
         }
-        let removable = match self.rules.marks {
+        let removable = match self.rules.marks() {
             Marks::Own => {
                 let (x, o) = (pos.a.count_ones(), pos.b.count_ones());
                 if x == o + 1 {
@@ -559,13 +570,13 @@ impl Retrograde for Board {
             }
             _ => pos.filled(),
         };
-        let w = self.rules.width;
+        let w = self.rules.width();
         let mut cells = removable;
         while cells != 0 {
             let cell = cells.trailing_zeros();
             cells &= cells - 1;
             let bit = 1u64 << cell;
-            if self.rules.gravity && cell >= w && pos.filled() >> (cell - w) & 1 == 1 {
+            if self.rules.gravity() && cell >= w && pos.filled() >> (cell - w) & 1 == 1 {
                 continue; // a mark sits on top of it
             }
             let before = BoardPosition { a: pos.a & !bit, b: pos.b & !bit };

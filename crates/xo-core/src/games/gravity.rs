@@ -28,7 +28,7 @@
 //! ```
 
 pub use crate::games::bits::Bits;
-use crate::rules::{Goal, Marks, Position, PositionError, Rules};
+use crate::rules::{ForeignPosition, Goal, Marks, Position, PositionError, Rules};
 use crate::Value;
 
 /// The most columns a gravity board may have (moves are ordered in a small array).
@@ -74,6 +74,9 @@ pub enum GravityError {
     /// The rules are not a gravity game with own marks and `k` in a row.
     #[error("the gravity engine plays only gravity games with own marks and k in a row (not misere): {0}")]
     NotGravity(String),
+    /// A position of another game.
+    #[error(transparent)]
+    Foreign(#[from] ForeignPosition),
     /// A cell vector is not a position of this board.
     #[error("not a position of this board: {0}")]
     BadCells(String),
@@ -186,11 +189,11 @@ impl<B: Bits> GravityBoard<B> {
 
     /// The board for `rules` in the layout of words `B` (see [`GravityBoard::from_rules`]).
     pub fn for_rules(rules: &Rules) -> Result<GravityBoard<B>, GravityError> {
-        let k = match (&rules.marks, &rules.goal) {
-            (Marks::Own, Goal::InRow(k)) if rules.gravity && !rules.misere => *k,
-            _ => return Err(GravityError::NotGravity(rules.name.clone())),
+        let k = match (rules.marks(), rules.goal()) {
+            (Marks::Own, Goal::InRow(k)) if rules.gravity() && !rules.misere() => *k,
+            _ => return Err(GravityError::NotGravity(rules.name().to_string())),
         };
-        GravityBoard::sized(rules.width, rules.height, k)
+        GravityBoard::sized(rules.width(), rules.height(), k)
     }
 
     /// Columns.
@@ -585,9 +588,29 @@ impl<B: Bits> GravityBoard<B> {
         Ok(GravityPosition { current, mask: x | o, moves: nx + no })
     }
 
-    /// The position of a validated xo position of these rules (see [`GravityBoard::from_cells`]).
+    /// The position of a validated xo position of these rules (see [`GravityBoard::from_cells`]);
+    /// a position of another game is refused.
+    ///
+    /// ```
+    /// use xo_core::games::gravity::GravityBoard;
+    /// use xo_core::rules::{parse_game, Position};
+    /// let board = GravityBoard::new(7, 6, 4).unwrap();
+    /// let pos = Position::from_columns(&parse_game("connect4").unwrap(), "44").unwrap();
+    /// assert_eq!(board.from_position(&pos).unwrap().plies(), 2);
+    /// let other = Position::from_columns(&parse_game("connect:7,6,5").unwrap(), "44").unwrap();
+    /// assert!(board.from_position(&other).is_err());
+    /// ```
     pub fn from_position(&self, pos: &Position) -> Result<GravityPosition<B>, GravityError> {
-        self.from_cells(pos.cells())
+        let (w, h, k) = (self.width, self.height, self.k);
+        match GravityBoard::<B>::for_rules(pos.rules()) {
+            Ok(other) if (other.width, other.height, other.k) == (w, h, k) => {
+                self.from_cells(pos.cells())
+            }
+            _ => Err(GravityError::Foreign(ForeignPosition {
+                expected: format!("connect:{w},{h},{k}"),
+                found: pos.rules().name().to_string(),
+            })),
+        }
     }
 
     /// The cells of `pos` in xo's reading order (the inverse of [`GravityBoard::from_cells`]).

@@ -94,8 +94,9 @@ pub(super) fn deepest(
     let name = |m: &BoardMove| move_name(rules, *m);
     if let Ok(board) = Board::new(rules) {
         let mut moves = Vec::new();
-        board.moves_ordered(&board.encode(pos), &mut moves);
-        let children: Vec<BoardPosition> = moves.iter().map(|m| board.encode(&after(m))).collect();
+        board.moves_ordered(&board.encode(pos).ok()?, &mut moves);
+        let children: Vec<BoardPosition> =
+            moves.iter().map(|m| board.encode(&after(m))).collect::<Result<_, _>>().ok()?;
         let names: Vec<String> = moves.iter().map(name).collect();
         return rounds(&board, &children, &names, empty, max_nodes);
     }

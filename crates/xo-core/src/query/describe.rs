@@ -97,16 +97,16 @@ pub fn describe(game: &Game) -> GameInfo {
 }
 
 fn describe_rules(name: String, rules: &Rules) -> GameInfo {
-    let (marks, alphabet) = match &rules.marks {
+    let (marks, alphabet) = match rules.marks() {
         Marks::Own => ("own", vec!['X', 'O']),
         Marks::Shared(letters) => ("shared", letters.clone()),
         Marks::Same(mark) => ("same", vec![*mark]),
     };
-    let goal = match &rules.goal {
+    let goal = match rules.goal() {
         crate::rules::Goal::InRow(k) => format!("{k} in a row"),
         crate::rules::Goal::Word(w) => format!("the word {}", w.iter().collect::<String>()),
     };
-    let (w, h) = (rules.width, rules.height);
+    let (w, h) = (rules.width(), rules.height());
     let base = name.split(':').next().unwrap_or_default();
     let title = match base {
         "tictactoe" => "Tic-tac-toe".to_string(),
@@ -118,18 +118,18 @@ fn describe_rules(name: String, rules: &Rules) -> GameInfo {
         "sos" => format!("SOS ({w} cells)"),
         _ => name.clone(),
     };
-    let title = if rules.misere { format!("{title}, misère") } else { title };
+    let title = if rules.misere() { format!("{title}, misère") } else { title };
     GameInfo {
         title,
         name,
         kind: if h == 1 { "strip" } else { "board" },
         width: w,
         height: h,
-        gravity: rules.gravity,
+        gravity: rules.gravity(),
         marks,
         alphabet,
         goal,
-        misere: rules.misere,
+        misere: rules.misere(),
         empty: ".".repeat(rules.cells()),
         code: None,
         removals: Vec::new(),

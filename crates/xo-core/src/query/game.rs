@@ -82,7 +82,7 @@ impl Game {
     /// The one name reports use for this game.
     pub fn name(&self) -> String {
         match self {
-            Game::Placement(rules) => rules.name.clone(),
+            Game::Placement(rules) => rules.name().to_string(),
             Game::Octal(game) => format!("octal:{game}"),
         }
     }
@@ -114,20 +114,20 @@ fn looks_octal(name: &str) -> bool {
 
 /// Whether the game is Treblecross: one shared mark, three in a row on a strip, normal play.
 pub(crate) fn is_treblecross(rules: &Rules) -> bool {
-    matches!((&rules.marks, &rules.goal), (Marks::Same(_), Goal::InRow(3)))
-        && rules.height == 1
-        && !rules.gravity
-        && !rules.misere
+    matches!((rules.marks(), rules.goal()), (Marks::Same(_), Goal::InRow(3)))
+        && rules.height() == 1
+        && !rules.gravity()
+        && !rules.misere()
 }
 
 /// When the game is LOL up to renaming letters (a strip, two shared letters, a word `pqp`, normal
 /// play), the mark (1 or 2) playing L's part.
 pub(crate) fn lol_outer_mark(rules: &Rules) -> Option<u8> {
-    match (&rules.marks, &rules.goal) {
+    match (rules.marks(), rules.goal()) {
         (Marks::Shared(letters), Goal::Word(w))
-            if rules.height == 1
-                && !rules.gravity
-                && !rules.misere
+            if rules.height() == 1
+                && !rules.gravity()
+                && !rules.misere()
                 && letters.len() == 2
                 && w.len() == 3
                 && w[0] == w[2]

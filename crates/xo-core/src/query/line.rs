@@ -68,7 +68,7 @@ fn line_of(
         meter.check()?;
         // A position reached by legal moves from a valid one is valid: a refusal here cannot
         // happen, and would end the line short (which the length check of the tests catches).
-        let text = here.to_text(rules);
+        let text = here.to_text();
         let Ok(step) =
             Query::prepare(query.game().clone(), Source::Text(Some(&text)), analysis, None)
         else {

@@ -208,7 +208,7 @@ impl Solver {
         let fits = cells <= MAX_BOARD_CELLS;
         let negamax = || -> Result<Solver, InputError> {
             let board = Board::new(rules).map_err(|e| InputError::Unsupported(e.to_string()))?;
-            let bits = board.encode(pos);
+            let bits = board.encode(pos).map_err(crate::rules::PositionError::from)?;
             Ok(Solver::Negamax { board: Box::new(board), bits })
         };
         if is_treblecross(rules) && cells >= 3 {
@@ -263,7 +263,7 @@ fn gravity<B: crate::games::gravity::Bits>(
 pub(crate) fn too_large(rules: &Rules, what: &str) -> InputError {
     InputError::Unsupported(format!(
         "{} has {} cells; {what} boards of at most {MAX_BOARD_CELLS} cells",
-        rules.name,
+        rules.name(),
         rules.cells()
     ))
 }

@@ -64,7 +64,7 @@ pub(super) fn moves(query: &Query, rules: &Rules, pos: &Position) -> MovesReport
             .iter()
             .map(|m| LegalMove {
                 name: move_name(rules, named(m)),
-                position: rules.play(pos, *m).to_text(rules),
+                position: rules.play(pos, *m).to_text(),
             })
             .collect(),
     }
@@ -76,7 +76,7 @@ pub(super) fn after(query: &Query, rules: &Rules, mv: &str, after: &Position) ->
         game: query.game().name(),
         position: query.position_text(),
         name: mv.to_string(),
-        after: after.to_text(rules),
+        after: after.to_text(),
         to_move: player_to_move(rules, after.plies()).into(),
         over: rules.outcome(after).is_some(),
     }

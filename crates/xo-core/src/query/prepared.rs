@@ -211,7 +211,7 @@ impl Query {
     /// sizes separated by spaces.
     pub fn position_text(&self) -> String {
         match (&self.subject, &self.game) {
-            (Subject::Board(pos), Game::Placement(rules)) => pos.to_text(rules),
+            (Subject::Board(pos), Game::Placement(_)) => pos.to_text(),
             (Subject::Unchecked(setup), Game::Placement(rules)) => setup.to_text(rules),
             (Subject::Heaps(heaps), _) => {
                 heaps.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ")
@@ -337,7 +337,7 @@ fn placement_plan(
         }
         Question::Count { by_length, dense } => {
             let board = board_for(rules, "counting takes")?;
-            let bits = board.encode(&pos);
+            let bits = board.encode(&pos).map_err(crate::rules::PositionError::from)?;
             Plan::Count { board: Box::new(board), bits, by_length, dense }
         }
         Question::Moves => Plan::Moves(Box::new(rules.clone()), pos.clone()),
@@ -380,7 +380,7 @@ fn precheck(rules: &Rules, question: Question) -> Result<(), InputError> {
             Err(InputError::Unsupported(format!(
                 "{} has {cells} cells; moves are listed and played on boards of at most \
                  {MAX_PLAY_CELLS} cells",
-                rules.name
+                rules.name()
             )))
         }
         _ => Ok(()),

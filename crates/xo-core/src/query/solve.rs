@@ -122,10 +122,10 @@ fn pons(cells: u32, end: u32) -> i32 {
 /// Fills Pons' scores (the position's and each move's) for Connect Four's family, where the
 /// remoteness is known.
 fn pons_scores(rules: &Rules, plies: u32, report: &mut SolveReport) {
-    let family = rules.gravity
-        && rules.marks == crate::rules::Marks::Own
-        && matches!(rules.goal, crate::rules::Goal::InRow(_))
-        && !rules.misere;
+    let family = rules.gravity()
+        && *rules.marks() == crate::rules::Marks::Own
+        && matches!(rules.goal(), crate::rules::Goal::InRow(_))
+        && !rules.misere();
     if !family {
         return;
     }
@@ -394,7 +394,7 @@ where
         return report;
     };
     let Ok(board) = Board::new(rules) else { return report };
-    let bits = board.encode(pos);
+    let Ok(bits) = board.encode(pos) else { return report };
     let plies = pos.plies();
     // The rankings of the position's tier and the next, built once.
     let (this_tier, next_tier) = (Tier::new(&board, plies), Tier::new(&board, plies + 1));

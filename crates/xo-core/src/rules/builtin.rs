@@ -1,6 +1,7 @@
 //! The built-in game names, each an instance of [`Rules`].
 
-use super::{Goal, Marks, Rules, RulesError};
+use super::parts::{Goal, Marks, RulesError};
+use super::setup::{Rules, RulesSetup};
 
 /// Default strip length for strip games named without a size.
 const DEFAULT_STRIP: u32 = 16;
@@ -12,8 +13,8 @@ const DEFAULT_STRIP: u32 = 16;
 /// ```
 /// use xo_core::rules::parse_game;
 /// let c4 = parse_game("connect4").unwrap();
-/// assert_eq!((c4.width, c4.height, c4.gravity), (7, 6, true));
-/// assert_eq!(parse_game("lol:30").unwrap().width, 30);
+/// assert_eq!((c4.width(), c4.height(), c4.gravity()), (7, 6, true));
+/// assert_eq!(parse_game("lol:30").unwrap().width(), 30);
 /// assert!(parse_game("mnk:3,3").is_err());
 /// assert!(parse_game("chess").is_err());
 /// ```
@@ -42,7 +43,7 @@ pub fn parse_game(name: &str) -> Result<Rules, RulesError> {
     let strip_len = |s: Option<&str>| -> Result<u32, RulesError> {
         s.map_or(Ok(DEFAULT_STRIP), |s| numbers(s, 1).map(|v| v[0]))
     };
-    let grid = |w: u32, h: u32, k: u32, gravity: bool| Rules {
+    let grid = |w: u32, h: u32, k: u32, gravity: bool| RulesSetup {
         name: String::new(),
         width: w,
         height: h,
@@ -51,7 +52,7 @@ pub fn parse_game(name: &str) -> Result<Rules, RulesError> {
         goal: Goal::InRow(k),
         misere: false,
     };
-    let strip = |n: u32, marks: Marks, goal: Goal| Rules {
+    let strip = |n: u32, marks: Marks, goal: Goal| RulesSetup {
         name: String::new(),
         width: n,
         height: 1,
@@ -60,7 +61,7 @@ pub fn parse_game(name: &str) -> Result<Rules, RulesError> {
         goal,
         misere: false,
     };
-    let mut rules = match base {
+    let mut setup = match base {
         "tictactoe" | "ttt" if size.is_none() => grid(3, 3, 3, false),
         "connect4" if size.is_none() => grid(7, 6, 4, true),
         "mnk" => {
@@ -80,14 +81,15 @@ pub fn parse_game(name: &str) -> Result<Rules, RulesError> {
         }
         _ => return Err(unknown()),
     };
-    rules.name = match base {
-        "mnk" | "connect" => {
-            format!("{base}:{},{},{}", rules.width, rules.height, rules.pattern_len())
-        }
+    let k = match setup.goal {
+        Goal::InRow(k) => k,
+        Goal::Word(ref w) => w.len() as u32,
+    };
+    setup.name = match base {
+        "mnk" | "connect" => format!("{base}:{},{},{k}", setup.width, setup.height),
         "tictactoe" | "ttt" => "tictactoe".into(),
         "connect4" => "connect4".into(),
-        _ => format!("{base}:{}", rules.width),
+        _ => format!("{base}:{}", setup.width),
     };
-    rules.validate()?;
-    Ok(rules)
+    setup.validate()
 }

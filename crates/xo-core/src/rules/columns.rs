@@ -10,7 +10,9 @@
 //! number and columns are separated by commas or spaces (`10,11,3`). Anything else (letters,
 //! other signs, a number past the board) is refused with the move's index and what is wrong.
 
-use super::{Position, PositionError, Rules};
+use super::checked::Position;
+use super::position::PositionError;
+use super::setup::Rules;
 
 /// Reads a list of 1-based columns for a board `width` columns wide (see the module's grammar)
 /// into 0-based column indices. Whether each move can be played is not checked here.
@@ -100,14 +102,17 @@ impl Position {
     /// ```
     pub fn from_columns(rules: &Rules, moves: &str) -> Result<Position, PositionError> {
         use crate::game::GameTree;
-        if !rules.gravity {
+        if !rules.gravity() {
             return Err(PositionError::IllegalMove {
                 index: 1,
                 column: moves.trim().chars().take(12).collect(),
-                why: format!("moves by column are for gravity games, and {} has none", rules.name),
+                why: format!(
+                    "moves by column are for gravity games, and {} has none",
+                    rules.name()
+                ),
             });
         }
-        let w = rules.width as usize;
+        let w = rules.width() as usize;
         let mut pos = rules.start();
         // The patterns through each cell, computed once: a pattern can only be completed by the
         // stone just played (`Rules::outcome` would compute every pattern for every move).
@@ -119,7 +124,7 @@ impl Position {
             }
         }
         let mut ended = rules.outcome(&pos).is_some();
-        for (i, column) in parse_columns(rules.width, moves)?.into_iter().enumerate() {
+        for (i, column) in parse_columns(rules.width(), moves)?.into_iter().enumerate() {
             let bad = |why: &str| PositionError::IllegalMove {
                 index: i + 1,
                 column: (column + 1).to_string(),
@@ -128,7 +133,7 @@ impl Position {
             if ended {
                 return Err(bad("the game has already ended"));
             }
-            let cell = (0..rules.height as usize)
+            let cell = (0..rules.height() as usize)
                 .rev()
                 .map(|row| row * w + column as usize)
                 .find(|&c| pos.cells()[c] == 0)

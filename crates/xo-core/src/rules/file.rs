@@ -11,7 +11,8 @@
 //! misere = false      # optional
 //! ```
 
-use super::{Goal, Marks, Rules, RulesError};
+use super::parts::{Goal, Marks, RulesError};
+use super::setup::{Rules, RulesSetup};
 use serde::{Deserialize, Serialize};
 
 /// The file's fields, in the order [`Rules::to_toml`] writes them.
@@ -44,8 +45,8 @@ impl Rules {
     /// ```
     /// use xo_core::rules::{Goal, Marks, Rules};
     /// let r = Rules::from_toml("width = 7\nmarks = \"shared\"\nalphabet = \"SO\"\nword = \"SOS\"").unwrap();
-    /// assert_eq!(r.marks, Marks::Shared(vec!['S', 'O']));
-    /// assert_eq!(r.goal, Goal::Word(vec!['S', 'O', 'S']));
+    /// assert_eq!(r.marks(), &Marks::Shared(vec!['S', 'O']));
+    /// assert_eq!(r.goal(), &Goal::Word(vec!['S', 'O', 'S']));
     /// assert!(Rules::from_toml("width = 7\nmarks = \"own\"").is_err());
     /// ```
     pub fn from_toml(text: &str) -> Result<Rules, RulesError> {
@@ -81,7 +82,7 @@ impl Rules {
             (None, Some(w)) => Goal::Word(letters(w)),
             _ => return Err(bad("give exactly one of k (in a row) and word")),
         };
-        let rules = Rules {
+        RulesSetup {
             name: file.name.unwrap_or_else(|| "custom".into()),
             width: file.width,
             height: file.height.unwrap_or(1),
@@ -89,9 +90,8 @@ impl Rules {
             marks,
             goal,
             misere: file.misere,
-        };
-        rules.validate()?;
-        Ok(rules)
+        }
+        .validate()
     }
 }
 
@@ -110,21 +110,21 @@ impl Rules {
         // The toml crate writes the strings: any character a name may hold is escaped the way
         // TOML reads it back (Rust's `{:?}` escapes differ, e.g. `\u{1b}`).
         let text = |letters: &[char]| letters.iter().collect::<String>();
-        let (marks, alphabet, mark) = match &self.marks {
+        let (marks, alphabet, mark) = match self.marks() {
             Marks::Own => ("own", None, None),
             Marks::Shared(letters) => ("shared", Some(text(letters)), None),
             Marks::Same(m) => ("same", None, Some(m.to_string())),
         };
-        let (k, word) = match &self.goal {
+        let (k, word) = match self.goal() {
             Goal::InRow(k) => (Some(*k), None),
             Goal::Word(w) => (None, Some(text(w))),
         };
         let file = RulesFile {
-            name: Some(self.name.clone()),
-            width: self.width,
-            height: Some(self.height),
-            gravity: self.gravity,
-            misere: self.misere,
+            name: Some(self.name().to_string()),
+            width: self.width(),
+            height: Some(self.height()),
+            gravity: self.gravity(),
+            misere: self.misere(),
             marks: marks.into(),
             alphabet,
             mark,
@@ -138,7 +138,7 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::parse_game;
+    use crate::rules::builtin::parse_game;
 
     #[test]
     fn built_in_rules_print_as_before() {
@@ -157,8 +157,7 @@ mod tests {
         for name in
             ["\u{1b}", "a\"b", "back\\slash", "tab\there", "line\nbreak", "é ü", "'", "\u{7f}"]
         {
-            let mut rules = parse_game("sos:7").unwrap();
-            rules.name = name.into();
+            let rules = parse_game("sos:7").unwrap().renamed(name);
             assert_eq!(Rules::from_toml(&rules.to_toml()), Ok(rules), "name {name:?}");
         }
     }

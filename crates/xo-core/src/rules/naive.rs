@@ -1,7 +1,9 @@
 //! The rules played directly, cell by cell, with no cleverness: the move generator every fast
 //! representation is tested against.
 
-use super::{Goal, Marks, Position, Rules};
+use super::checked::Position;
+use super::parts::{Goal, Marks};
+use super::setup::Rules;
 use crate::game::GameTree;
 use crate::Value;
 
@@ -18,7 +20,7 @@ impl Rules {
     /// assert_eq!(parse_game("lol:5").unwrap().lines(3).len(), 3);
     /// ```
     pub fn lines(&self, len: u32) -> Vec<Vec<usize>> {
-        let (w, h, k) = (self.width as i64, self.height as i64, len as i64);
+        let (w, h, k) = (self.width() as i64, self.height() as i64, len as i64);
         let mut lines = Vec::new();
         for row in 0..h {
             for col in 0..w {
@@ -52,7 +54,7 @@ impl Rules {
         let lines = self.lines(self.pattern_len());
         let mut patterns: Vec<Vec<Requirement>> = Vec::new();
         for line in &lines {
-            match &self.goal {
+            match self.goal() {
                 Goal::InRow(_) => {
                     for mark in 1..=self.alphabet().len() as u8 {
                         patterns.push(line.iter().map(|&c| (c, mark)).collect());
@@ -91,7 +93,7 @@ impl Rules {
 
     /// The marks the player to move may place after `plies` moves.
     pub fn marks_to_place(&self, plies: u32) -> Vec<u8> {
-        match &self.marks {
+        match self.marks() {
             Marks::Own => vec![if plies.is_multiple_of(2) { 1 } else { 2 }],
             Marks::Shared(letters) => (1..=letters.len() as u8).collect(),
             Marks::Same(_) => vec![1],
@@ -101,21 +103,24 @@ impl Rules {
     /// Whether a mark may be placed in empty `cell` (with gravity: the lowest empty cell of its
     /// column).
     pub fn is_playable(&self, cells: &[u8], cell: usize) -> bool {
-        let w = self.width as usize;
-        cells[cell] == 0 && (!self.gravity || cell + w >= cells.len() || cells[cell + w] != 0)
+        let w = self.width() as usize;
+        cells[cell] == 0 && (!self.gravity() || cell + w >= cells.len() || cells[cell + w] != 0)
     }
 }
 
-/// The rules as a [`GameTree`], one plain cell vector per position.
+/// The rules as a [`GameTree`], one plain cell vector per position. The trait's methods cannot
+/// refuse, so a position of other rules is a caller's bug, caught in debug builds (use
+/// [`Position::of`] to check one from elsewhere).
 impl GameTree for Rules {
     type Position = Position;
     type Move = (usize, u8);
 
     fn start(&self) -> Position {
-        super::Setup::empty(self).validate(self).expect("the empty board is valid")
+        super::position::Setup::empty(self).validate(self).expect("the empty board is valid")
     }
 
     fn moves(&self, pos: &Position, out: &mut Vec<(usize, u8)>) {
+        debug_assert!(pos.of(self).is_ok(), "{pos:?} is not a position of {}", self.name());
         if self.outcome(pos).is_some() {
             return;
         }
@@ -128,15 +133,17 @@ impl GameTree for Rules {
     }
 
     fn play(&self, pos: &Position, (cell, mark): (usize, u8)) -> Position {
+        debug_assert!(pos.of(self).is_ok(), "{pos:?} is not a position of {}", self.name());
         let mut cells = pos.cells().to_vec();
         cells[cell] = mark;
-        Position::from_cells_unchecked(cells)
+        Position::from_cells_unchecked(self, cells)
     }
 
     fn outcome(&self, pos: &Position) -> Option<Value> {
+        debug_assert!(pos.of(self).is_ok(), "{pos:?} is not a position of {}", self.name());
         if self.has_pattern(pos.cells()) {
             // The player who just moved completed it.
-            Some(if self.misere { Value::Win } else { Value::Loss })
+            Some(if self.misere() { Value::Win } else { Value::Loss })
         } else if pos.cells().iter().all(|&c| c != 0) {
             Some(Value::Draw)
         } else {

@@ -1,8 +1,12 @@
 //! Position text: the cells in reading order (rows top to bottom, each left to right), `.` (or
 //! `*`) for an empty cell. Text becomes an unchecked [`Setup`], which [`Setup::validate`] turns into
-//! a [`Position`] the engines can trust.
+//! a [`Position`] the engines can trust. A position carries its [`Rules`], so a function given a
+//! position of another game refuses it ([`ForeignPosition`]) instead of misreading its cells.
 
-use super::{Goal, Marks, Rules};
+use super::checked::cells_text;
+use super::checked::{ForeignPosition, Position};
+use super::parts::{Goal, Marks};
+use super::setup::Rules;
 
 /// Cells as read from text, not yet checked against the rules: 0 empty, `i + 1` for mark `i` of
 /// [`Rules::alphabet`].
@@ -74,6 +78,9 @@ pub enum PositionError {
         /// Why not.
         why: String,
     },
+    /// A position of another game.
+    #[error(transparent)]
+    Foreign(#[from] ForeignPosition),
     /// Patterns stand that no single last move completed: the game had ended before.
     #[error("no single last move completed every pattern on the board; a game stops at the first")]
     MovedAfterEnd,
@@ -112,8 +119,8 @@ impl Setup {
             return Err(PositionError::Length {
                 expected: rules.cells(),
                 found: cells.len(),
-                width: rules.width,
-                height: rules.height,
+                width: rules.width(),
+                height: rules.height(),
             });
         }
         Ok(Setup { cells })
@@ -131,6 +138,11 @@ impl Setup {
     }
 
     /// The empty board of `rules`.
+    ///
+    /// ```
+    /// use xo_core::rules::{parse_game, Setup};
+    /// assert_eq!(Setup::empty(&parse_game("lol:4").unwrap()).cells, vec![0; 4]);
+    /// ```
     pub fn empty(rules: &Rules) -> Setup {
         Setup { cells: vec![0; rules.cells()] }
     }
@@ -149,19 +161,19 @@ impl Setup {
             return Err(PositionError::Length {
                 expected: rules.cells(),
                 found: self.cells.len(),
-                width: rules.width,
-                height: rules.height,
+                width: rules.width(),
+                height: rules.height(),
             });
         }
-        if rules.marks == Marks::Own {
+        if *rules.marks() == Marks::Own {
             let x = self.cells.iter().filter(|&&c| c == 1).count();
             let o = self.cells.iter().filter(|&&c| c == 2).count();
             if x != o && x != o + 1 {
                 return Err(PositionError::Counts { x, o });
             }
         }
-        if rules.gravity {
-            let w = rules.width as usize;
+        if rules.gravity() {
+            let w = rules.width() as usize;
             for (i, &c) in self.cells.iter().enumerate() {
                 if c != 0 && i + w < self.cells.len() && self.cells[i + w] == 0 {
                     return Err(PositionError::Floating { cell: i + 1 });
@@ -169,7 +181,7 @@ impl Setup {
             }
         }
         check_last_move(rules, &self.cells)?;
-        Ok(Position { cells: self.cells })
+        Ok(Position::from_cells_unchecked(rules, self.cells))
     }
 }
 
@@ -182,14 +194,14 @@ fn check_last_move(rules: &Rules, cells: &[u8]) -> Result<(), PositionError> {
         return Ok(());
     }
     let alphabet = rules.alphabet();
-    let last_mark = (rules.marks == Marks::Own).then_some(if plies % 2 == 1 { 1 } else { 2 });
-    let w = rules.width as usize;
+    let last_mark = (*rules.marks() == Marks::Own).then_some(if plies % 2 == 1 { 1 } else { 2 });
+    let w = rules.width() as usize;
     let could_be_last = |c: usize| {
         cells[c] != 0
             && last_mark.is_none_or(|m| cells[c] == m)
-            && (!rules.gravity || c < w || cells[c - w] == 0)
+            && (!rules.gravity() || c < w || cells[c - w] == 0)
     };
-    if rules.marks == Marks::Own {
+    if *rules.marks() == Marks::Own {
         let mut completed_by = [false; 3];
         for_each_completed(rules, cells, |_, mark| {
             completed_by[mark as usize] = true;
@@ -227,9 +239,9 @@ fn check_last_move(rules: &Rules, cells: &[u8]) -> Result<(), PositionError> {
 /// their first letter), until `f` returns false. Allocates nothing per line, so it runs on strips
 /// of millions of cells.
 fn for_each_completed(rules: &Rules, cells: &[u8], mut f: impl FnMut(&[usize], u8) -> bool) {
-    let (w, h) = (rules.width as i64, rules.height as i64);
+    let (w, h) = (rules.width() as i64, rules.height() as i64);
     let k = rules.pattern_len() as i64;
-    let word: Vec<u8> = match &rules.goal {
+    let word: Vec<u8> = match rules.goal() {
         Goal::InRow(_) => Vec::new(),
         Goal::Word(word) => {
             let alphabet = rules.alphabet();
@@ -267,47 +279,6 @@ fn for_each_completed(rules: &Rules, cells: &[u8], mut f: impl FnMut(&[usize], u
             }
         }
     }
-}
-
-/// A position checked against its rules; the player to move follows from the number of marks.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Position {
-    cells: Vec<u8>,
-}
-
-impl Position {
-    /// A position from cells that the caller knows to be valid (the result of a legal move).
-    pub(crate) fn from_cells_unchecked(cells: Vec<u8>) -> Position {
-        Position { cells }
-    }
-
-    /// The cells in reading order: 0 empty, `i + 1` for mark `i` of the alphabet.
-    pub fn cells(&self) -> &[u8] {
-        &self.cells
-    }
-
-    /// Moves made so far (filled cells).
-    pub fn plies(&self) -> u32 {
-        self.cells.iter().filter(|&&c| c != 0).count() as u32
-    }
-
-    /// The position as text over `.` and the game's marks.
-    ///
-    /// ```
-    /// use xo_core::rules::{parse_game, Setup};
-    /// let lol = parse_game("lol:4").unwrap();
-    /// let p = Setup::parse(&lol, "L*O.").unwrap().validate(&lol).unwrap();
-    /// assert_eq!(p.to_text(&lol), "L.O.");
-    /// ```
-    pub fn to_text(&self, rules: &Rules) -> String {
-        cells_text(rules, &self.cells)
-    }
-}
-
-/// Cells as text: `.` for empty, else the mark.
-fn cells_text(rules: &Rules, cells: &[u8]) -> String {
-    let alphabet = rules.alphabet();
-    cells.iter().map(|&c| if c == 0 { '.' } else { alphabet[c as usize - 1] }).collect()
 }
 
 /// A move: put mark 1 or 2 in a cell.

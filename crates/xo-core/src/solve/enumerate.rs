@@ -308,7 +308,7 @@ impl DepthRanks {
                 })
             })
             .collect();
-        let (patterns, xs) = match board.rules().marks {
+        let (patterns, xs) = match board.rules().marks() {
             crate::rules::Marks::Own => {
                 (binom[depth as usize * 65 + depth.div_ceil(2) as usize], Some(depth.div_ceil(2)))
             }

@@ -84,7 +84,7 @@ impl<'a> Searcher<'a> {
             table: Table::with_bytes(table_bytes),
             nodes: 0,
             ticker: Ticker::default(),
-            own_marks: board.rules().marks == Marks::Own,
+            own_marks: *board.rules().marks() == Marks::Own,
         }
     }
 
@@ -131,11 +131,11 @@ impl<'a> Searcher<'a> {
     /// let board = Board::new(&rules).unwrap();
     /// // X to move completes the top row at once.
     /// let pos = Setup::parse(&rules, "XX. OO. ...").unwrap().validate(&rules).unwrap();
-    /// let s = Searcher::new(&board, 1 << 20).score(&board.encode(&pos), &Meter::unlimited()).unwrap();
+    /// let s = Searcher::new(&board, 1 << 20).score(&board.encode(&pos).unwrap(), &Meter::unlimited()).unwrap();
     /// assert_eq!((s.value, s.remoteness), (Value::Win, 1));
     /// // O to move after X takes opposite corners: a draw, which lasts until the board is full.
     /// let pos = Setup::parse(&rules, "X.. .O. ..X").unwrap().validate(&rules).unwrap();
-    /// let s = Searcher::new(&board, 1 << 20).score(&board.encode(&pos), &Meter::unlimited()).unwrap();
+    /// let s = Searcher::new(&board, 1 << 20).score(&board.encode(&pos).unwrap(), &Meter::unlimited()).unwrap();
     /// assert_eq!((s.value, s.remoteness), (Value::Draw, 6));
     /// ```
     pub fn score(&mut self, pos: &BoardPosition, meter: &Meter) -> Result<Scored, Stopped> {
@@ -290,7 +290,7 @@ impl<'a> Searcher<'a> {
         } else {
             board.moves_ordered(pos, &mut moves);
             moves.sort_by_key(|mv| std::cmp::Reverse(scan.weights[mv.cell as usize]));
-            if !board.rules().gravity {
+            if !board.rules().gravity() {
                 // Cells no live pattern passes through are interchangeable: try one of them.
                 if let Some(first_dead) =
                     moves.iter().position(|mv| scan.weights[mv.cell as usize] == 0)

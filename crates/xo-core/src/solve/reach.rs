@@ -219,7 +219,8 @@ pub fn check_setup(
         Err(
             PositionError::BadChar { .. }
             | PositionError::Length { .. }
-            | PositionError::IllegalMove { .. },
+            | PositionError::IllegalMove { .. }
+            | PositionError::Foreign(_),
         ) => None,
         Ok(_) => None,
     };

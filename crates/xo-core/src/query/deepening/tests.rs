@@ -54,7 +54,7 @@ fn bitboards_and_plain_rules_agree() {
         let mut legal = Vec::new();
         rules.moves(&pos, &mut legal);
         let plain: Vec<Position> = legal.iter().map(|&m| rules.play(&pos, m)).collect();
-        let bits: Vec<BoardPosition> = plain.iter().map(|p| board.encode(p)).collect();
+        let bits: Vec<BoardPosition> = plain.iter().map(|p| board.encode(p).unwrap()).collect();
         let names: Vec<String> = (0..legal.len()).map(|i| i.to_string()).collect();
         for max in [500, 5_000, 50_000] {
             let a = rounds(&board, &bits, &names, 20, max);

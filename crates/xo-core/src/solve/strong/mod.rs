@@ -240,7 +240,7 @@ pub fn owner(len: u64, parts: usize, index: u64) -> usize {
 /// in the air, where more than one cell of a column is playable).
 pub fn most_moves(board: &Board, tier: &Tier) -> usize {
     let rules = board.rules();
-    let choices = match rules.marks {
+    let choices = match rules.marks() {
         crate::rules::Marks::Shared(ref letters) => letters.len().min(2),
         _ => 1,
     };

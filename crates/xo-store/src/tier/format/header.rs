@@ -254,8 +254,8 @@ pub fn check(
     if let Some(rules) = rules {
         if header.rules != *rules {
             return Err(DbError::OtherGame {
-                found: header.rules.name.clone(),
-                expected: rules.name.clone(),
+                found: header.rules.name().to_string(),
+                expected: rules.name().to_string(),
             });
         }
     }
