@@ -212,17 +212,39 @@ async fn respond(state: Arc<AppState>, query: Query, meter: Meter, started: Inst
         }
         Ok(Ok(Err(e))) | Err(e) => return e.into_response(),
         Ok(Err(stopped)) => {
+            let stopped = naming_the_parameter(stopped, &state.config.budget);
             return json_response(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 &query.unanswered(&stopped),
                 started,
-            )
+            );
         }
     };
     match state.in_flight.hold(body) {
         Ok(body) => timed(status, body, started),
         Err(e) => e.into_response(),
     }
+}
+
+/// The stop with the request parameter that raises its budget named, and how far this server
+/// lets it go (its own `--timeout`, `--max-nodes`, `--memory-mib`): what the command's flag is
+/// to `xo`.
+fn naming_the_parameter(
+    stopped: xo_core::budget::Stopped,
+    most: &xo_core::budget::Budget,
+) -> xo_core::budget::Stopped {
+    use xo_core::budget::Limit;
+    let how = match stopped.limit {
+        Limit::Memory => {
+            format!("the parameter memory_mib raises it, to {} MiB here", most.memory_bytes >> 20)
+        }
+        Limit::Nodes => format!("the parameter max_nodes raises it, to {} here", most.max_nodes),
+        Limit::Time => {
+            format!("the parameter timeout raises it, to {} s here", most.timeout.as_secs_f64())
+        }
+        Limit::Cancelled => return stopped,
+    };
+    stopped.raised_by(how)
 }
 
 /// Reads the query a request asks and answers it.

@@ -259,6 +259,11 @@ fn an_answer_and_its_json_must_fit_the_memory_budget() {
     let (status, body) = server.get("/api/grundy?game=kayles&upto=12000000");
     assert_eq!(status, 422, "{}", &body[..body.len().min(300)]);
     assert!(body.contains("memory") && body.contains("bytes of JSON"), "{body}");
+    // As the command names the flag, the answer names the parameter that raises the budget.
+    assert!(body.contains("the parameter memory_mib raises it, to 64 MiB here"), "{body}");
+    let (status, body) = server.get("/api/solve?game=mnk:5,5,4&no_moves=1&max_nodes=1000");
+    assert_eq!(status, 422, "{body}");
+    assert!(body.contains("the parameter max_nodes raises it"), "{body}");
     let (status, body) = server.get("/api/grundy?game=kayles&upto=6000000");
     assert_eq!(status, 200, "{}", &body[..body.len().min(300)]);
     assert!(body.len() > 12_000_000, "{}", body.len());

@@ -141,12 +141,30 @@ pub struct Stopped {
     /// tells something of the value (at least or at most a draw).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proven: Option<crate::value::ScoreBounds>,
+    /// How the asker raises the budget, in words a front end puts in (the server's request
+    /// parameter; empty when there is nothing to say).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub raised_by: String,
 }
 
 impl Stopped {
     /// The same stop, with what the engine reached in words.
     pub fn reaching(mut self, reached: impl Into<String>) -> Stopped {
         self.reached = reached.into();
+        self
+    }
+
+    /// The same stop, saying how the asker raises the budget (the front end's flag or
+    /// parameter).
+    ///
+    /// ```
+    /// use xo_core::budget::{Budget, Meter};
+    /// let stopped = Meter::new(Budget::default().with_max_nodes(10)).tick(11).unwrap_err();
+    /// let stopped = stopped.raised_by("max_nodes raises it");
+    /// assert!(stopped.to_string().ends_with("; the value is unknown; max_nodes raises it"));
+    /// ```
+    pub fn raised_by(mut self, how: impl Into<String>) -> Stopped {
+        self.raised_by = how.into();
         self
     }
 
@@ -190,11 +208,15 @@ impl fmt::Display for Stopped {
         }
         match self.proven {
             Some(bounds) if bounds.value().is_some() => {
-                write!(f, ", proven: {bounds}; the exact score is unknown")
+                write!(f, ", proven: {bounds}; the exact score is unknown")?
             }
-            Some(bounds) => write!(f, ", proven: {bounds}; the value is unknown"),
-            None => write!(f, "; the value is unknown"),
+            Some(bounds) => write!(f, ", proven: {bounds}; the value is unknown")?,
+            None => write!(f, "; the value is unknown")?,
         }
+        if !self.raised_by.is_empty() {
+            write!(f, "; {}", self.raised_by)?;
+        }
+        Ok(())
     }
 }
 

@@ -317,6 +317,7 @@ impl Meter {
             elapsed_ms: u64::try_from(self.inner.started.elapsed().as_millis()).unwrap_or(u64::MAX),
             reached: String::new(),
             proven: None,
+            raised_by: String::new(),
         }
     }
 }
