@@ -464,6 +464,9 @@ impl Request {
     /// assert_eq!(r.budget(Budget::default()).unwrap().memory_bytes, 64 << 20);
     /// r.timeout = Some(-1.0);
     /// assert!(r.budget(Budget::default()).is_err());
+    /// r.timeout = None;
+    /// r.max_nodes = Some(0); // as `--max-nodes 0` is refused by the command
+    /// assert!(r.budget(Budget::default()).unwrap_err().to_string().contains("at least 1"));
     /// ```
     pub fn budget(&self, base: Budget) -> Result<Budget, InputError> {
         let mut budget = base;
@@ -471,9 +474,15 @@ impl Request {
             budget.timeout = seconds_duration(seconds)?;
         }
         if let Some(nodes) = self.max_nodes {
+            if nodes == 0 {
+                return Err(bad("max_nodes must be at least 1 (a position)".into()));
+            }
             budget.max_nodes = nodes;
         }
         if let Some(mib) = self.memory_mib {
+            if mib == 0 {
+                return Err(bad("memory_mib must be at least 1".into()));
+            }
             budget.memory_bytes = mib
                 .checked_mul(1 << 20)
                 .ok_or_else(|| bad(format!("memory_mib={mib} is too large")))?;

@@ -134,7 +134,7 @@ def test_play_against_perfect_play_to_the_end():
 @pytest.mark.parametrize("game,position", [
     ("tictactoe", "XX. OO. ..."),
     ("mnk:4,3,3", None),
-    ("connect:5,4,4", "X...O..............."),
+    ("connect:5,4,4", "." * 15 + "X...O"),
 ])
 def test_lines_equal_the_command_and_are_as_long_as_the_remoteness(game, position):
     # Each move's principal variation (issue #45): the same as `xo solve --line --json`, each

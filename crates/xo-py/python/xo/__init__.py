@@ -99,52 +99,71 @@ class OverBudget(RuntimeError):
         return (self.stopped or {}).get("limit")
 
 
-class Record:
-    """A part of a report (a move, a count by length, a stop) with its fields as attributes;
-    fields the report leaves out read as ``None``."""
+class Record(dict):
+    """A part of a report (a move, a count by length, a stop), or a whole report: a read-only
+    ``dict`` of the command's JSON, so ``json.dumps(record)``, ``dict(record)``, ``list(record)``
+    (its fields) and ``pandas.DataFrame.from_records(records)`` work as on the JSON itself. Its
+    fields read as attributes too; fields the report leaves out read as ``None``.
 
-    __slots__ = ("_data",)
+    >>> r = solve("tictactoe", "XX.OO....")
+    >>> r.value, r["value"], list(r)[:3]
+    ('win', 'win', ['game', 'position', 'to_move'])
+    >>> import json; json.loads(json.dumps(r)) == r.to_dict()
+    True
+    """
+
+    __slots__ = ()
     _fields = ()
 
     def __init__(self, data):
-        self._data = data
+        dict.__init__(self, data)
 
     def __getattr__(self, name):
-        data = object.__getattribute__(self, "_data")
-        if name in data:
-            return _wrap(data[name])
+        if dict.__contains__(self, name):
+            return _wrap(dict.__getitem__(self, name))
         if name in type(self)._fields:
             return None
         raise AttributeError(f"{type(self).__name__} has no field {name!r}")
 
     def __getitem__(self, name):
-        return _wrap(self._data[name])
+        return _wrap(dict.__getitem__(self, name))
 
-    def __contains__(self, name):
-        return name in self._data
+    def get(self, name, default=None):
+        """The field ``name`` (records for objects), or ``default`` when the report has none."""
+        return self[name] if name in self else default
 
-    def keys(self):
-        """The fields present, in the report's order."""
-        return self._data.keys()
+    def _read_only(self, *args, **kwargs):
+        raise TypeError(f"a {type(self).__name__} is read-only: change a copy (to_dict())")
+
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    update = pop = popitem = clear = setdefault = _read_only
 
     def to_dict(self):
         """The fields as plain data (a fresh copy): exactly the command's JSON."""
-        return _json.loads(_json.dumps(self._data))
+        return _json.loads(_json.dumps(self))
 
     def __eq__(self, other):
         if isinstance(other, Record):
-            return type(self) is type(other) and self._data == other._data
+            return type(self) is type(other) and dict.__eq__(self, other)
         return NotImplemented
 
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
     def __hash__(self):
-        return hash(_json.dumps(self._data, sort_keys=True))
+        return hash(_json.dumps(self, sort_keys=True))
+
+    def __reduce__(self):
+        # Pickled as its JSON data, rebuilt read-only.
+        return (type(self), (dict(self.items()),))
 
     def __repr__(self):
-        shown = ", ".join(f"{k}={v!r}" for k, v in self._data.items() if not isinstance(v, list))
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.items() if not isinstance(v, list))
         return f"{type(self).__name__}({shown})"
 
     def __dir__(self):
-        return sorted(set(self._data) | set(type(self)._fields) | {"to_dict", "keys"})
+        return sorted(set(self) | set(type(self)._fields) | {"to_dict", "keys"})
 
 
 class Move(Record):
@@ -153,7 +172,7 @@ class Move(Record):
     ``position`` after it (legal moves)."""
 
     __slots__ = ()
-    _fields = ("move", "value", "remoteness", "score", "position")
+    _fields = ("move", "value", "remoteness", "score", "position", "line")
 
 
 def _record(data):
@@ -221,17 +240,18 @@ class GrundyResult(Result):
         "mask_domain", "rare_heaps", "common_heaps", "rare_values", "reason", "stopped",
     )
 
-    def __getattr__(self, name):
-        if name == "values":
-            values = object.__getattribute__(self, "_data").get("values")
-            if isinstance(values, list):
-                try:
-                    import numpy
-                except ImportError:
-                    return list(values)
-                return numpy.asarray(values, dtype=numpy.uint32)
-            return values
-        return Result.__getattr__(self, name)
+    @property
+    def values(self):
+        """The nim-sequence (a NumPy array when NumPy can be imported, else a list); ``None``
+        when it is unknown as a list (over budget: ``"unknown"``)."""
+        values = dict.get(self, "values")
+        if isinstance(values, list):
+            try:
+                import numpy
+            except ImportError:
+                return list(values)
+            return numpy.asarray(values, dtype=numpy.uint32)
+        return values
 
 
 class MovesResult(Result):
@@ -488,8 +508,9 @@ class Game:
         return self._info["empty"]
 
     def moves(self, position=None):
-        """Every legal move with the position after it, as ``xo moves --json``."""
-        return _ask("moves", self, position, {})
+        """Every legal move with the position after it, as ``xo moves --json``; from
+        :meth:`empty` when no position is given (an octal game's sample heap)."""
+        return _ask("moves", self, self.empty() if position is None else position, {})
 
     def legal_moves(self, position=None):
         """The names of the legal moves in board order (``5``, ``3L``, a column under
