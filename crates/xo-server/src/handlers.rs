@@ -170,14 +170,22 @@ async fn read_query(
 async fn respond(state: Arc<AppState>, query: Query, meter: Meter, started: Instant) -> Response {
     // Moves and the position after a move are answered at once; the rest is kept.
     let cached = !matches!(query.question(), Question::Moves | Question::After);
-    let key = format!("{}\n{}\n{:?}", query.game().name(), query.position_text(), query.question());
+    // Everything the answer depends on: with lines or without is another answer.
+    let key = format!(
+        "{}\n{}\n{:?}\n{}",
+        query.game().name(),
+        query.position_text(),
+        query.question(),
+        query.lines()
+    );
     if let Some(body) = state.cache.get(&key).filter(|_| cached) {
         return body_response(StatusCode::OK, body.to_string(), started);
     }
-    // A database answers its game; a damaged one leaves the question to the search, which
-    // says so in its report's note.
+    // A database answers its game (lines, which it does not store, are searched); a damaged
+    // one leaves the question to the search, which says so in its report's note.
     let mut damaged = None;
-    match state.config.databases.iter().find_map(|db| db.answer(&query)) {
+    let mut databases = state.config.databases.iter().filter(|_| !query.lines());
+    match databases.find_map(|db| db.answer(&query)) {
         Some(Ok(answer)) => return json_response(StatusCode::OK, &answer, started),
         Some(Err(e)) => damaged = Some(format!("{e}: answered by search instead")),
         None => {}
@@ -264,7 +272,8 @@ async fn ask(
 
 /// `GET /api/solve?game=G&position=P`: what `xo solve G P --json` prints.
 pub async fn solve(State(state): Shared, request: Request) -> Response {
-    let names = ["game", "position", "moves", "winning", "value_only", "no_moves", "threads"];
+    let names =
+        ["game", "position", "moves", "winning", "value_only", "no_moves", "line", "threads"];
     ask(state, request, "/api/solve", &names, Some(Ask::Solve)).await
 }
 

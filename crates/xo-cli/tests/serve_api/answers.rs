@@ -40,6 +40,13 @@ fn every_endpoint_answers_as_the_command_does() {
         &[("game", "connect4"), ("moves", "52753311433677442422121"), ("no_moves", "1")],
         &["solve", "connect4", "--moves", "52753311433677442422121", "--json", "--no-moves"],
     );
+    // Each move's principal variation (#45).
+    same_as_cli(
+        s,
+        "solve",
+        &[("game", "connect4"), ("moves", "44455554221"), ("line", "1")],
+        &["solve", "connect4", "--moves", "44455554221", "--json", "--line"],
+    );
     same_as_cli(
         s,
         "solve",
