@@ -417,7 +417,7 @@ impl DepthRanks {
         Ok(table
             .iter()
             .enumerate()
-            .filter(|(_, &c)| c != 0)
+            .filter(|&(_, &c)| c != 0)
             .map(|(i, &c)| (self.unrank(lo + i as u64), c))
             .collect())
     }
