@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The other platforms, from this Linux x86-64 machine: the whole workspace (every crate, tests
-# and benches included, default features: no MPI) type-checked, warnings denied, for Windows
+# The other platforms, from this Linux x86-64 machine: the whole workspace (every crate, tests and
+# benches included, default features: no MPI) type-checked, warnings denied, for Windows
 # (x86_64-pc-windows-gnu) and Linux on ARM (aarch64-unknown-linux-gnu), and the crates whose code
-# depends on the OS (xo-core, xo-store) for macOS on ARM (aarch64-apple-darwin); then the core's Grundy tests built for aarch64 Linux and run under
-# qemu-aarch64, with XO_REQUIRE_NEON=1 so that they fail if the NEON kernel does not run.
-# Installs the three rustup targets and Debian's qemu-user and gcc-aarch64-linux-gnu (the
-# linker and the C library qemu runs the tests with) when missing. Builds in target/cross, apart
-# from the host's build. Any failure fails the run.
+# depends on the OS (xo-core, xo-store) for macOS on ARM (aarch64-apple-darwin); then the core's
+# Grundy tests built for aarch64 Linux and run under qemu-aarch64, with XO_REQUIRE_NEON=1 so that
+# they fail if the NEON kernel does not run. Installs the three rustup targets and Debian's
+# qemu-user and gcc-aarch64-linux-gnu (the linker and the C library qemu runs the tests with) when
+# missing. Builds in target/cross, apart from the host's build. Any failure fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each step's start, in seconds since the script began.

@@ -9,10 +9,10 @@
 # stops the script with the failing input in fuzz/artifacts/TARGET/; keep it as a regression case
 # (crates/xo-store/tests/decoders_never_panic.rs) once fixed.
 #
-# Installs cargo-fuzz (a pinned version) from crates.io when missing. Runs on the stable toolchain: cargo-fuzz's
-# -Z flags are allowed by RUSTC_BOOTSTRAP=1 (no nightly needed). The decoders are safe Rust, so
-# the targets are built without AddressSanitizer (faster, and no sanitizer runtime needed) but
-# with debug assertions (overflow checks).
+# Installs cargo-fuzz (a pinned version) from crates.io when missing. Runs on the stable toolchain:
+# cargo-fuzz's -Z flags are allowed by RUSTC_BOOTSTRAP=1 (no nightly needed). The decoders are safe
+# Rust, so the targets are built without AddressSanitizer (faster, and no sanitizer runtime needed)
+# but with debug assertions (overflow checks).
 #
 # XO_FUZZ_SEED fixes libFuzzer's random seed (CI sets 1, so a run there is repeatable up to its
 # time limit); unset, every run draws a new one.
