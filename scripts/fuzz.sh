@@ -9,10 +9,10 @@
 # stops the script with the failing input in fuzz/artifacts/TARGET/; keep it as a regression case
 # (crates/xo-store/tests/decoders_never_panic.rs) once fixed.
 #
-# Installs cargo-fuzz from crates.io when missing. Runs on the stable toolchain: cargo-fuzz's
-# -Z flags are allowed by RUSTC_BOOTSTRAP=1 (no nightly needed). The decoders are safe Rust, so
-# the targets are built without AddressSanitizer (faster, and no sanitizer runtime needed) but
-# with debug assertions (overflow checks).
+# Installs cargo-fuzz (a pinned version) from crates.io when missing. Runs on the stable toolchain:
+# cargo-fuzz's -Z flags are allowed by RUSTC_BOOTSTRAP=1 (no nightly needed). The decoders are safe
+# Rust, so the targets are built without AddressSanitizer (faster, and no sanitizer runtime needed)
+# but with debug assertions (overflow checks).
 #
 # XO_FUZZ_SEED fixes libFuzzer's random seed (CI sets 1, so a run there is repeatable up to its
 # time limit); unset, every run draws a new one.
@@ -24,13 +24,22 @@ shift || true
 targets=("$@")
 [ "${#targets[@]}" -gt 0 ] || targets=(tier book journal part rules position batch request)
 
-command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+# A pinned version, built with its own lock file: the same cargo-fuzz every run, installed once
+# (it stays in cargo's bin folder) and reinstalled only if another version is found there.
+fuzz_version=0.13.2
+if [ "$(cargo fuzz --version 2>/dev/null)" != "cargo-fuzz $fuzz_version" ]; then
+  cargo install cargo-fuzz --version "$fuzz_version" --locked
+fi
 export RUSTC_BOOTSTRAP=1
 
 flags=(--fuzz-dir fuzz --sanitizer none --debug-assertions)
-for t in "${targets[@]}"; do
-  cargo fuzz build "${flags[@]}" "$t"
-done
+if [ "$#" -eq 0 ]; then
+  cargo fuzz build "${flags[@]}" # every target, in one build
+else
+  for t in "${targets[@]}"; do
+    cargo fuzz build "${flags[@]}" "$t"
+  done
+fi
 for t in "${targets[@]}"; do
   mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
   log="fuzz/artifacts/$t/last-run.log"

@@ -197,7 +197,7 @@ fn ttt_count(dir: &Path) {
 
     // (b) the floor, which copies each line's answer out of xo's output.
     let ends: Vec<usize> =
-        out.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1).collect();
+        out.iter().enumerate().filter(|&(_, &b)| b == b'\n').map(|(i, _)| i + 1).collect();
     let mut padded = out.clone();
     padded.extend_from_slice(&[0; 16]);
     let floor_run = || {

@@ -433,7 +433,7 @@ fn ttt_count_many_lines_with_mixed_endings_across_read_chunks() {
     let at = input
         .iter()
         .enumerate()
-        .filter(|(_, &b)| b == b'\n')
+        .filter(|&(_, &b)| b == b'\n')
         .nth(bad_case)
         .map(|(i, _)| i + 1)
         .unwrap();

@@ -226,13 +226,13 @@ fn toml_text() -> impl Strategy<Value = String> {
 fn use_rules(rules: &Rules) {
     let _ = rules.to_setup().validate();
     let _ = rules.alphabet();
-    if rules.cells() <= 64 {
-        if let Ok(board) = Board::new(rules) {
-            let start = board.start();
-            let _ = GameTree::outcome(&board, &start);
-            let mut moves = Vec::new();
-            GameTree::moves(&board, &start, &mut moves);
-        }
+    if rules.cells() <= 64
+        && let Ok(board) = Board::new(rules)
+    {
+        let start = board.start();
+        let _ = GameTree::outcome(&board, &start);
+        let mut moves = Vec::new();
+        GameTree::moves(&board, &start, &mut moves);
     }
 }
 
@@ -326,12 +326,11 @@ proptest! {
             chars[i] = replacement.to_string();
         }
         let text: String = chars.concat();
-        if let Ok(setup) = Setup::parse(rules, &text) {
-            if let Ok(pos) = setup.validate(rules) {
+        if let Ok(setup) = Setup::parse(rules, &text)
+            && let Ok(pos) = setup.validate(rules) {
                 let board = Board::new(rules).unwrap();
                 prop_assert_eq!(GameTree::outcome(&board, &board.encode(&pos).unwrap()), GameTree::outcome(rules, &pos), "{}", text);
             }
-        }
     }
 
     #[test]

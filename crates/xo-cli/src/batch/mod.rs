@@ -87,11 +87,12 @@ fn drive<A: Answerer, R: Read>(
             None => lines.next_case(A::MAX_LINE),
         };
         case += 1;
-        if line.is_ok() && ticker.tick(answerer.meter()) {
-            if let Err(stopped) = ticker.finish(answerer.meter(), ()) {
-                result = Err(lines.stopped(stopped));
-                break;
-            }
+        if line.is_ok()
+            && ticker.tick(answerer.meter())
+            && let Err(stopped) = ticker.finish(answerer.meter(), ())
+        {
+            result = Err(lines.stopped(stopped));
+            break;
         }
         let answered = match line {
             Ok(None) => break,

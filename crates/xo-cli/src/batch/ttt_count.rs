@@ -121,7 +121,7 @@ impl TttCountAnswerer {
         let (i, &b) = case
             .iter()
             .enumerate()
-            .find(|(_, &b)| digit(b).is_none())
+            .find(|&(_, &b)| digit(b).is_none())
             .expect("a 9-byte line refused by the fast path has a bad byte");
         format!("character {:?} at column {} is not one of '.XO'", b as char, i + 1)
     }

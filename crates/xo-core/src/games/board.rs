@@ -272,7 +272,7 @@ impl Board {
                     0b10
                 }
             }
-            Marks::Shared(ref letters) if letters.len() == 2 => 0b11,
+            Marks::Shared(letters) if letters.len() == 2 => 0b11,
             _ => 0b01,
         }
     }

@@ -112,7 +112,7 @@ impl TreblecrossStrip {
     pub fn free_runs(&self) -> Vec<(usize, usize)> {
         let n = self.cells.len();
         let mut playable = vec![true; n];
-        for (i, _) in self.cells.iter().enumerate().filter(|(_, &x)| x) {
+        for (i, _) in self.cells.iter().enumerate().filter(|&(_, &x)| x) {
             for p in playable.iter_mut().take((i + 3).min(n)).skip(i.saturating_sub(2)) {
                 *p = false;
             }

@@ -312,7 +312,7 @@ impl DepthRanks {
             crate::rules::Marks::Own => {
                 (binom[depth as usize * 65 + depth.div_ceil(2) as usize], Some(depth.div_ceil(2)))
             }
-            crate::rules::Marks::Shared(ref l) if l.len() == 2 => (1u64.checked_shl(depth)?, None),
+            crate::rules::Marks::Shared(l) if l.len() == 2 => (1u64.checked_shl(depth)?, None),
             _ => (1, None),
         };
         let size = binom[cells as usize * 65 + depth as usize].checked_mul(patterns)?;
@@ -417,7 +417,7 @@ impl DepthRanks {
         Ok(table
             .iter()
             .enumerate()
-            .filter(|(_, &c)| c != 0)
+            .filter(|&(_, &c)| c != 0)
             .map(|(i, &c)| (self.unrank(lo + i as u64), c))
             .collect())
     }

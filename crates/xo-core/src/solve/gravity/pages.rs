@@ -50,14 +50,15 @@ impl<T: bytemuck::Zeroable + Sync> Zeroed<T> {
         #[cfg(unix)]
         let bytes = len.saturating_mul(size_of::<T>());
         #[cfg(unix)]
-        if bytes >= MAP_FROM_BYTES && align_of::<T>() <= 4096 {
-            if let Ok(map) = memmap2::MmapMut::map_anon(bytes) {
-                #[cfg(target_os = "linux")]
-                if huge {
-                    let _ = map.advise(memmap2::Advice::HugePage);
-                }
-                return Zeroed(Memory::Map(map, len, huge, std::marker::PhantomData));
+        if bytes >= MAP_FROM_BYTES
+            && align_of::<T>() <= 4096
+            && let Ok(map) = memmap2::MmapMut::map_anon(bytes)
+        {
+            #[cfg(target_os = "linux")]
+            if huge {
+                let _ = map.advise(memmap2::Advice::HugePage);
             }
+            return Zeroed(Memory::Map(map, len, huge, std::marker::PhantomData));
         }
         #[cfg(not(unix))]
         let _ = huge;

@@ -50,10 +50,10 @@ impl SharedRange {
             self.proven.0.fetch_max(r, Relaxed);
         }
         for slot in &self.probes {
-            if let Some((k, probe)) = &*lock(slot) {
-                if self.answers(*k) {
-                    probe.cancel();
-                }
+            if let Some((k, probe)) = &*lock(slot)
+                && self.answers(*k)
+            {
+                probe.cancel();
             }
         }
     }

@@ -236,26 +236,26 @@ impl<B: Bits> GravitySolver<B> {
             let mut child = *pos;
             b.play_cell(&mut child, cell);
             let after = self.after_move(pos, cell);
-            if let Some(t) = etc {
-                if !after.forces_a_block() {
-                    mixed_keys[col as usize] = t.prefetch(self.table_key(&child));
-                    with_entry |= 1 << col;
-                }
+            if let Some(t) = etc
+                && !after.forces_a_block()
+            {
+                mixed_keys[col as usize] = t.prefetch(self.table_key(&child));
+                with_entry |= 1 << col;
             }
             if self.opponent_lost_after(&after) {
                 // The best score the mover can have: a win with their next stone but one.
                 return win_at(n, m + 3);
             }
-            if let Some(t) = etc {
-                if after.forces_a_block() {
-                    // The opponent's one reply is the block: the position after it (the mover's
-                    // again) has the entry, and its score is the move's.
-                    let mut grandchild = child;
-                    b.play_cell(&mut grandchild, after.blocks());
-                    mixed_keys[col as usize] = t.prefetch(self.table_key(&grandchild));
-                    with_entry |= 1 << col;
-                    via_block |= 1 << col;
-                }
+            if let Some(t) = etc
+                && after.forces_a_block()
+            {
+                // The opponent's one reply is the block: the position after it (the mover's
+                // again) has the entry, and its score is the move's.
+                let mut grandchild = child;
+                b.play_cell(&mut grandchild, after.blocks());
+                mixed_keys[col as usize] = t.prefetch(self.table_key(&grandchild));
+                with_entry |= 1 << col;
+                via_block |= 1 << col;
             }
             if let Some(lower) = self.static_lower_bound(&child, beta) {
                 // Playing here proves at least `lower`.

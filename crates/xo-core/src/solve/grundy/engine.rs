@@ -296,10 +296,11 @@ impl SequenceEngine {
                 self.odd = odd_words(s.mask, self.bits);
             }
         }
-        if let Some(s) = self.sparse {
-            if n > 0 && s.is_rare(n, v) {
-                self.rare.push(n);
-            }
+        if let Some(s) = self.sparse
+            && n > 0
+            && s.is_rare(n, v)
+        {
+            self.rare.push(n);
         }
         if let Some(m) = &mut self.mirror {
             if v < scan::VALUE_BOUND {

@@ -241,7 +241,7 @@ pub fn owner(len: u64, parts: usize, index: u64) -> usize {
 pub fn most_moves(board: &Board, tier: &Tier) -> usize {
     let rules = board.rules();
     let choices = match rules.marks() {
-        crate::rules::Marks::Shared(ref letters) => letters.len().min(2),
+        crate::rules::Marks::Shared(letters) => letters.len().min(2),
         _ => 1,
     };
     board.cells().saturating_sub(tier.marks as usize) * choices

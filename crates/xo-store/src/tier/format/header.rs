@@ -251,18 +251,18 @@ pub fn check(
     tier: Option<u32>,
     file_len: u64,
 ) -> Result<(), DbError> {
-    if let Some(rules) = rules {
-        if header.rules != *rules {
-            return Err(DbError::OtherGame {
-                found: header.rules.name().to_string(),
-                expected: rules.name().to_string(),
-            });
-        }
+    if let Some(rules) = rules
+        && header.rules != *rules
+    {
+        return Err(DbError::OtherGame {
+            found: header.rules.name().to_string(),
+            expected: rules.name().to_string(),
+        });
     }
-    if let Some(t) = tier {
-        if header.tier != t {
-            return Err(DbError::OtherTier { found: header.tier, expected: t });
-        }
+    if let Some(t) = tier
+        && header.tier != t
+    {
+        return Err(DbError::OtherTier { found: header.tier, expected: t });
     }
     let expected = layout.file_len();
     if file_len < expected {

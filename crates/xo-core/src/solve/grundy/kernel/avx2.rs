@@ -81,21 +81,20 @@ mod x86 {
         #[inline(always)]
         unsafe fn new(table: &[u64; 64], _pairs: usize) -> Self {
             let bytes = blocks::table_bytes(table);
-            let mut pieces = [[_mm256_setzero_si256(); 16]; 2];
-            if P < 4 {
-                if let Some((base, window)) = window_of(&table[..16 * P]) {
-                    for (j, piece) in pieces[0].iter_mut().enumerate().take(window) {
-                        let at = base + 16 * j;
-                        // SAFETY: `at + 16 <= 255 + 128 < 512` bytes; the caller guarantees
-                        // AVX2.
-                        *piece = unsafe {
-                            _mm256_broadcastsi128_si256(_mm_loadu_si128(
-                                bytes[at..].as_ptr().cast(),
-                            ))
-                        };
-                    }
-                    return Pieces { pieces, used: [window; 2], window, base: base as u8 };
+            // SAFETY: the caller guarantees AVX2.
+            let mut pieces = [[unsafe { _mm256_setzero_si256() }; 16]; 2];
+            if P < 4
+                && let Some((base, window)) = window_of(&table[..16 * P])
+            {
+                for (j, piece) in pieces[0].iter_mut().enumerate().take(window) {
+                    let at = base + 16 * j;
+                    // SAFETY: `at + 16 <= 255 + 128 < 512` bytes; the caller guarantees
+                    // AVX2.
+                    *piece = unsafe {
+                        _mm256_broadcastsi128_si256(_mm_loadu_si128(bytes[at..].as_ptr().cast()))
+                    };
                 }
+                return Pieces { pieces, used: [window; 2], window, base: base as u8 };
             }
             let mut used = [8; 2];
             let halves = if P == 4 { 2 } else { 1 };
