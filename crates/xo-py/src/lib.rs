@@ -178,14 +178,16 @@ fn ask(
 /// text is answered once. Returns `(code, answers, message, index)`: with code 0, `answers` is
 /// the list of `make(report)` for each position (the same object for the same text); otherwise
 /// `index` is the first position that failed and `answers` its report (over budget) or `None`.
+/// With `columns`, each string is a gravity game's columns played (the request's `moves`).
 #[pyfunction]
-#[pyo3(signature = (fields, positions, make, book=None))]
+#[pyo3(signature = (fields, positions, make, book=None, columns=false))]
 fn ask_many<'py>(
     py: Python<'py>,
     fields: &Bound<'py, PyDict>,
     positions: &Bound<'py, PyAny>,
     make: &Bound<'py, PyAny>,
     book: Option<PyRef<'py, PyBook>>,
+    columns: bool,
 ) -> PyResult<(u8, Py<PyAny>, String, usize)> {
     let none = || py.None();
     let request = match request(fields) {
@@ -224,7 +226,11 @@ fn ask_many<'py>(
                 return None;
             }
             let mut r = request.clone();
-            r.position = Some(text.clone());
+            if columns {
+                r.moves = Some(text.clone());
+            } else {
+                r.position = Some(text.clone());
+            }
             // One thread a position: the positions are the parallel work.
             Some(match prepare(&r, book.as_ref(), xo_core::threads::Runner::Pool) {
                 Ok(query) => {

@@ -56,3 +56,15 @@ def test_a_game_lists_moves_from_its_empty_position():
 def test_a_move_without_a_line_reads_none():
     assert xo.solve("tictactoe", "XX.OO....").moves[0].line is None
     assert xo.solve("tictactoe", "XX.OO....", line=True).moves[0].line == ["3"]
+
+
+def test_solve_many_takes_columns_played():
+    games = ["2252576253462244111563365343671351441", "4453", "44"]
+    many = xo.solve_many("connect4", moves=games, no_moves=True)
+    assert [r.to_dict() for r in many] == [
+        xo.solve("connect4", moves=m, no_moves=True).to_dict() for m in games
+    ]
+    with pytest.raises(xo.BadInput, match=r"positions\[1\]"):
+        xo.solve_many("connect4", moves=["44", "4444444"], no_moves=True)
+    with pytest.raises(xo.BadInput, match="one of them"):
+        xo.solve_many("connect4", ["." * 42], moves=["44"])

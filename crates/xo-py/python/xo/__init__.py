@@ -429,7 +429,7 @@ def best_move(game, position=None, *, moves=None, timeout=None, max_nodes=None, 
                 moves=moves, no_book=no_book)
 
 
-def solve_many(game, positions, *, winning=False, value_only=False, no_moves=False,
+def solve_many(game, positions=None, *, moves=None, winning=False, value_only=False, no_moves=False,
                timeout=None, max_nodes=None, memory_mib=None, threads=None, book=None,
                no_book=False):
     """Solves many positions of one game at once: the list of their :class:`SolveResult`, in
@@ -440,19 +440,28 @@ def solve_many(game, positions, *, winning=False, value_only=False, no_moves=Fal
     A position that is bad input raises :class:`BadInput` naming it (``positions[i]: ...``), and
     a batch that runs out of its budget raises :class:`OverBudget`.
 
+    ``moves`` gives gravity positions as the columns played instead (``["4453", "44"]``).
+
     >>> [r.value for r in solve_many("tictactoe", ["XX.OO....", ".........", "XOXOXO..."])]
     ['win', 'draw', 'win']
+    >>> [r.score for r in solve_many("connect4", moves=["2252576253462244111563365343671351441"])]
+    [-1]
     """
     fields = _game_fields(game)
     fields.update(_budgets(timeout, max_nodes, memory_mib, threads))
     fields.update(question="solve", winning=winning, value_only=value_only, no_moves=no_moves,
                   no_book=no_book)
+    if (positions is None) == (moves is None):
+        raise BadInput("give the positions or the moves (columns played), one of them")
+    columns = moves is not None
+    positions = moves if columns else positions
     if isinstance(positions, (str, bytes)):
-        raise BadInput("positions must be a list of positions, not one string")
+        what = "moves" if columns else "positions"
+        raise BadInput(f"{what} must be a list of positions, not one string")
     native = book._native if isinstance(book, Book) else None
     if book is not None and native is None:
         raise BadInput(f"book must be an xo.Book, not {book!r}")
-    code, answers, message, _ = _xo.ask_many(fields, positions, _make_solve, native)
+    code, answers, message, _ = _xo.ask_many(fields, positions, _make_solve, native, columns)
     if code == 0:
         return answers
     if code == 2:

@@ -178,8 +178,9 @@ def best_move(
 ) -> BestResult: ...
 def solve_many(
     game: _GameArg,
-    positions: Iterable[str],
+    positions: Optional[Iterable[str]] = None,
     *,
+    moves: Optional[Iterable[str]] = None,
     winning: bool = False,
     value_only: bool = False,
     no_moves: bool = False,

@@ -16,6 +16,7 @@ def ask_many(
     positions: Iterable[str],
     make: Callable[[str], Any],
     book: Optional[Book] = None,
+    columns: bool = False,
 ) -> Tuple[int, Any, str, int]: ...
 def describe_game(fields: Mapping[str, Any]) -> _Outcome: ...
 
