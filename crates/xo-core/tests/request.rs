@@ -19,6 +19,12 @@ use xo_core::threads::Runner;
 use xo_core::value::preference;
 use xo_core::Value;
 
+/// Every move's value of a Treblecross strip (its length from the text), through the one way in.
+fn treblecross_analysis(text: &str) -> Query {
+    let analysis = Question::Analysis { winning_only: false };
+    Request::new("treblecross").at(text).asking(analysis).prepare(&[], Runner::Pool).unwrap()
+}
+
 fn run(query: &Query) -> Answer {
     answer(query, &Meter::new(Budget::default())).expect("within the default budget")
 }
@@ -61,11 +67,7 @@ fn short_treblecross_strips_get_exact_remoteness_of_every_move() {
         let rules = parse_game(&format!("treblecross:{n}")).unwrap();
         let pos = random_position(&rules, 8, &mut rng);
         let text = pos.to_text();
-        let q = Request::new("treblecross")
-            .at(&text)
-            .asking(Question::Analysis { winning_only: false })
-            .prepare(&[], Runner::Pool)
-            .unwrap();
+        let q = treblecross_analysis(&text);
         assert_eq!(q.engine(), Engine::Negamax, "{text}");
         let Answer::Solve(r) = run(&q) else { panic!("a solve report") };
         let want = plain_score(&rules, &pos);
@@ -99,11 +101,7 @@ fn grundy_values_take_over_past_the_threshold_and_agree_with_the_search() {
         let rules = parse_game(&format!("treblecross:{n}")).unwrap();
         let pos = random_position(&rules, 18, &mut rng);
         let text = pos.to_text();
-        let q = Request::new("treblecross")
-            .at(&text)
-            .asking(Question::Analysis { winning_only: false })
-            .prepare(&[], Runner::Pool)
-            .unwrap();
+        let q = treblecross_analysis(&text);
         assert_eq!(q.engine(), Engine::TreblecrossGrundy, "{text}");
         let Answer::Solve(r) = run(&q) else { panic!("a solve report") };
         // The search (itself tested against plain minimax) on the same strip.
