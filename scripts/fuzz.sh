@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (cargo-fuzz, libFuzzer) of every decoder of xo's files and inputs: tier
-# files, opening books, book journals, MPI part files, rules files and positions.
+# files, opening books, stored nim-sequences, book journals, MPI part files, rules files and
+# positions.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
@@ -22,7 +23,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(tier book journal part rules position batch request)
+[ "${#targets[@]}" -gt 0 ] || targets=(tier book sequence journal part rules position batch request)
 
 # A pinned version, built with its own lock file: the same cargo-fuzz every run, installed once
 # (it stays in cargo's bin folder) and reinstalled only if another version is found there.

@@ -30,6 +30,10 @@ pub struct GrundyArgs {
     /// feature, on by default).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+    /// Write the values to FILE as a stored nim-sequence (atomically), the format xo ships .007
+    /// in for Treblecross (`xo_store::sequence`).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
     /// The budget of the computation.
     #[command(flatten)]
     pub budget: BudgetArgs,
@@ -213,6 +217,9 @@ pub fn run(args: &GrundyArgs, out: &mut impl Write) -> Result<()> {
     if let Some(path) = &args.plot {
         plot(&r, path)?;
     }
+    if let Some(path) = &args.save {
+        save(&r, path)?;
+    }
     if args.json {
         let json = serde_json::to_string(&r).context("cannot write JSON")?;
         writeln!(out, "{json}").context("cannot write the answer")?;
@@ -223,8 +230,19 @@ pub fn run(args: &GrundyArgs, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-/// Refuses a plot file that could not be written (a link, a FIFO, a device, a missing folder),
-/// or any plot when this `xo` was built without the `plot` feature, before any work is done.
+/// Writes the values of `r` to `path` as a stored nim-sequence.
+fn save(r: &SequenceReport, path: &Path) -> Result<()> {
+    let game = xo_core::query::Game::parse(&r.game)?
+        .octal()
+        .with_context(|| format!("{} is not an octal game", r.game))?;
+    let stored = xo_core::solve::grundy::StoredSequence::new(game, r.values.clone());
+    xo_store::sequence::write(path, &stored)
+        .with_context(|| format!("cannot save the values to {}", path.display()))?;
+    Ok(())
+}
+
+/// Refuses a plot or saved file that could not be written (a link, a FIFO, a device, a missing
+/// folder), or any plot when this `xo` was built without the `plot` feature, before any work is done.
 pub fn check_plot(args: &GrundyArgs) -> Result<()> {
     if let Some(path) = &args.plot {
         if cfg!(not(feature = "plot")) {
@@ -232,6 +250,10 @@ pub fn check_plot(args: &GrundyArgs) -> Result<()> {
         }
         xo_store::file::check_output(path)
             .with_context(|| format!("cannot write the plot to {}", path.display()))?;
+    }
+    if let Some(path) = &args.save {
+        xo_store::file::check_output(path)
+            .with_context(|| format!("cannot save the values to {}", path.display()))?;
     }
     Ok(())
 }

@@ -81,7 +81,8 @@ enum Command {
         /// (for connect4, in place of the book xo ships).
         #[arg(long, value_name = "FILE")]
         book: Option<std::path::PathBuf>,
-        /// Consult no opening book, not even the one xo ships for connect4.
+        /// Consult no opening book, not even the one xo ships for connect4 (nor its stored .007
+        /// values for Treblecross).
         #[arg(long, conflicts_with = "book")]
         no_book: bool,
         /// Threads for gravity games (one shared table; the answer is the same with any number),
@@ -171,7 +172,8 @@ enum Command {
         /// The budget of each of xo's replies.
         #[command(flatten)]
         budget: BudgetArgs,
-        /// Consult no opening book, not even the one xo ships for connect4.
+        /// Consult no opening book, not even the one xo ships for connect4 (nor its stored .007
+        /// values for Treblecross).
         #[arg(long)]
         no_book: bool,
     },
@@ -185,7 +187,8 @@ enum Command {
         /// An opening book made by `xo book` (connect4-score; in place of the one xo ships).
         #[arg(long, value_name = "FILE")]
         book: Option<std::path::PathBuf>,
-        /// Consult no opening book, not even the one xo ships for connect4.
+        /// Consult no opening book, not even the one xo ships for connect4 (nor its stored .007
+        /// values for Treblecross).
         #[arg(long, conflicts_with = "book")]
         no_book: bool,
         /// The budget of the whole run.
@@ -478,7 +481,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     batch::run(&mut LolAnswerer::with_meter(meter), input, &mut out)
                 }
                 BatchFormat::Treblecross => {
-                    batch::run(&mut TreblecrossAnswerer::with_meter(meter), input, &mut out)
+                    let mut answerer = TreblecrossAnswerer::with_meter(meter);
+                    if let Some(stored) = xo_store::sequence::shipped_dot007().filter(|_| !no_book)
+                    {
+                        answerer = answerer.with_stored(stored);
+                    }
+                    batch::run(&mut answerer, input, &mut out)
                 }
                 BatchFormat::Connect4Score => {
                     let mut answerer = Connect4ScoreAnswerer::with_meter(meter);

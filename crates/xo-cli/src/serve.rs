@@ -32,7 +32,8 @@ pub struct ServeArgs {
     /// An opening book made by `xo book` (gravity games); may be repeated.
     #[arg(long, value_name = "FILE")]
     pub book: Vec<PathBuf>,
-    /// Consult no opening book, not even the one xo ships for connect4.
+    /// Consult no opening book, not even the one xo ships for connect4 (nor its stored .007
+    /// values for Treblecross).
     #[arg(long, conflicts_with = "book")]
     pub no_book: bool,
     /// The most memory the loaded databases may take, in MiB.
@@ -138,6 +139,8 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
     }
     // The books xo ships join, for the boards no --book is of.
     config.books = xo_store::book::in_use(&config.books, args.no_book);
+    config.sequences =
+        xo_store::sequence::shipped_dot007().filter(|_| !args.no_book).into_iter().collect();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

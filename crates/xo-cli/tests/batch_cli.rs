@@ -260,6 +260,30 @@ fn lol_bad_case_lines() {
     }
 }
 
+/// The .007 values xo ships answer Treblecross as the engine does (`--no-book` computes them):
+/// strips with long free runs and X's here and there.
+#[test]
+fn treblecross_from_the_stored_values_equals_computing_them() {
+    let mut input = b"6\n".to_vec();
+    for (len, every) in
+        [(5000, 0), (12_345, 700), (30_000, 4001), (777, 50), (3, 0), (20_001, 9999)]
+    {
+        let strip: Vec<u8> = (0..len)
+            .map(|i| if every > 0 && i % every == every / 2 { b'X' } else { b'.' })
+            .collect();
+        input.extend_from_slice(&strip);
+        input.push(b'\n');
+    }
+    let stored = xo(&["batch", "treblecross"], &input);
+    let computed = xo(&["batch", "treblecross", "--no-book"], &input);
+    assert_eq!(stored.code(), Some(0), "{}", stored.stderr);
+    assert_eq!(stored.stdout_text().lines().count(), 12);
+    assert_eq!(stored.stdout_text(), computed.stdout_text());
+    // With a budget of one heap valued, only the stored values can answer.
+    let one = xo(&["batch", "treblecross", "--max-nodes", "1"], &input);
+    assert_eq!(one.stdout_text(), computed.stdout_text(), "{}", one.stderr);
+}
+
 #[test]
 fn treblecross_bad_case_lines() {
     let answers = b"WINNING\n3\n";

@@ -180,3 +180,26 @@ fn a_node_budget_stops_a_sequence_whose_work_is_underestimated() {
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("--max-nodes"), "{err}");
 }
+
+/// `--save` writes the values as a stored nim-sequence that reads back as the JSON's values,
+/// and refuses a path it cannot write before any work (exit 2), as `--plot` does.
+#[test]
+fn saved_values_read_back_and_bad_paths_are_refused_first() {
+    let dir = xo_test_support::dirs::tempdir().unwrap();
+    let path = dir.path().join("dawson.seq");
+    let p = path.to_str().unwrap();
+    let o = xo(&["grundy", "dawson-kayles", "--upto", "3000", "--json", "--save", p]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let stored = xo_store::sequence::read(&path).unwrap();
+    assert_eq!(stored.game().to_string(), "0.07");
+    let want: Vec<u32> =
+        v["values"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as u32).collect();
+    assert_eq!(stored.values(), &want[..]);
+    let missing = dir.path().join("no/such/folder.seq");
+    let m = missing.to_str().unwrap();
+    let o = xo(&["grundy", "kayles", "--upto", "100000", "--max-nodes", "1", "--save", m]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.starts_with(&format!("xo: error: cannot save the values to {m}: ")), "{err}");
+}

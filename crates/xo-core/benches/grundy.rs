@@ -13,7 +13,8 @@
 //! without it (no network, say) that comparison is skipped with a note. Environment switches:
 //!
 //! - `XO_GRUNDY_UPTO=N`: heaps `0..=N` instead of 2^17 (the published facts are checked only
-//!   from 2^17 on).
+//!   from 2^17 on). The values are checked against the .007 values xo ships as far as both go:
+//!   `XO_GRUNDY_UPTO=1048576` checks that file to its end.
 //! - `XO_GRUNDY_KERNELS=avx2,scalar`: only these kernels (names as `XO_GRUNDY_KERNEL` takes).
 //! - `XO_GRUNDY_FAR=SECONDS`: also report how far .007 gets in that many seconds.
 //! - `XO_GRUNDY_TREBLECROSS=CELLS`: also time the analysis of three Treblecross strips of `CELLS`
@@ -231,6 +232,15 @@ fn main() {
     if let Some(exe) = &cpp {
         let _ = std::fs::remove_file(exe);
     }
+    // The .007 values xo ships (crates/xo-store/sequences/dot007.seq, to 2^20): the same as far
+    // as both go (`XO_GRUNDY_UPTO=1048576` checks the file to its end).
+    let shipped =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../xo-store/sequences/dot007.seq");
+    let stored = xo_core::solve::grundy::StoredSequence::decode(&std::fs::read(shipped).unwrap())
+        .expect("the shipped .007 values decode");
+    let both = auto.len().min(stored.values().len());
+    assert_eq!(&auto[..both], &stored.values()[..both], "the shipped .007 values disagree");
+    println!("  the shipped .007 values agree to heap {}", both - 1);
     // Published facts: the first values, and the largest value below 2^17 is 1024, first at 109362.
     assert_eq!(&auto[..16], &[0, 0, 0, 1, 1, 1, 2, 2, 0, 3, 3, 1, 1, 1, 0, 4]);
     if n >= N {

@@ -30,6 +30,9 @@ pub struct Config {
     pub databases: Vec<Arc<ServedDatabase>>,
     /// Opening books for the gravity games they are of.
     pub books: Vec<Arc<xo_core::solve::book::Book>>,
+    /// Stored nim-sequences for the games whose positions they value (xo's .007, for
+    /// Treblecross, unless `--no-book`).
+    pub sequences: Vec<Arc<xo_core::solve::grundy::StoredSequence>>,
     /// The most bytes of answers kept for repeated questions (0: keep none).
     pub cache_bytes: usize,
     /// The time a connection has to send a request's headers (idle keep-alive connections
@@ -59,6 +62,7 @@ impl Default for Config {
             max_body: 1 << 20,
             databases: Vec::new(),
             books: Vec::new(),
+            sequences: Vec::new(),
             cache_bytes: 64 << 20,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),

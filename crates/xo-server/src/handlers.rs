@@ -162,7 +162,12 @@ async fn read_query(
     if let Some(question) = question {
         asked.question = question;
     }
-    let query = asked.prepare(&state.config.books, xo_core::threads::Runner::Pool).map_err(bad)?;
+    let mut query =
+        asked.prepare(&state.config.books, xo_core::threads::Runner::Pool).map_err(bad)?;
+    let sequences = state.config.sequences.iter().filter(|_| !asked.no_book);
+    for stored in sequences {
+        query = query.with_stored(stored.clone());
+    }
     Ok((query, Meter::new(budget)))
 }
 

@@ -152,7 +152,9 @@ pub fn in_use(given: &[std::sync::Arc<Book>], no_book: bool) -> Vec<std::sync::A
 
 /// Prepares `request` with the opening book its front end loaded (`given`, from `--book` or
 /// `book=`), refused when it is of another board, or else the book xo ships for its game unless
-/// the request says `no_book`: the one rule every front end (the command, Python) follows.
+/// the request says `no_book`: the one rule every front end (the command, Python) follows. By
+/// the same rule, Treblecross and .007 positions take the nim-sequence xo ships
+/// ([`crate::sequence::for_game`]).
 ///
 /// ```
 /// use xo_core::request::Request;
@@ -162,6 +164,8 @@ pub fn in_use(given: &[std::sync::Arc<Book>], no_book: bool) -> Vec<std::sync::A
 /// assert!(xo_store::book::prepare(&r, None, Runner::Pool).unwrap().book().is_some());
 /// r.no_book = true;
 /// assert!(xo_store::book::prepare(&r, None, Runner::Pool).unwrap().book().is_none());
+/// let strip = Request::new("treblecross:1000");
+/// assert!(xo_store::book::prepare(&strip, None, Runner::Pool).unwrap().stored().is_some());
 /// ```
 pub fn prepare(
     request: &xo_core::request::Request,
@@ -176,7 +180,10 @@ pub fn prepare(
     }
     .into_iter()
     .collect();
-    let query = request.prepare(&books, runner)?;
+    let mut query = request.prepare(&books, runner)?;
+    if let Some(stored) = crate::sequence::for_game(query.game(), request.no_book) {
+        query = query.with_stored(stored);
+    }
     if let (Some(book), None) = (given, query.book()) {
         // A book of another board would never be consulted: refused, not silently ignored.
         let (w, h, k) = book.game();

@@ -1,5 +1,5 @@
 //! Every file xo reads and writes, in one place: strong-database tiers ([`tier`], [`database`]),
-//! opening books ([`book`]), the journals of unfinished book builds ([`journal`]) and the part
+//! opening books ([`book`]), stored nim-sequences ([`sequence`]), the journals of unfinished book builds ([`journal`]) and the part
 //! files of the distributed solve ([`part`]).
 //!
 //! Each format has one reader and one writer, and they share the same rules ([`file`]): a read
@@ -19,6 +19,7 @@ pub mod error;
 pub mod file;
 pub mod journal;
 pub mod part;
+pub mod sequence;
 pub mod tier;
 
 pub use error::StoreError;

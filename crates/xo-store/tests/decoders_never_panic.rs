@@ -1,5 +1,5 @@
-//! Every binary decoder of the store (tier files of every version, books, book journals, part
-//! files) on arbitrary bytes and on valid files with bytes flipped, cut, repeated or inserted:
+//! Every binary decoder of the store (tier files of every version, books, stored nim-sequences,
+//! book journals, part files) on arbitrary bytes and on valid files with bytes flipped, cut, repeated or inserted:
 //! none panics, and what the checks let through is what was written. The fuzz targets (`fuzz/`,
 //! `scripts/fuzz.sh`) run the same decoders for longer, guided by coverage; their seeds and every
 //! failing input they found (`tests/fuzz-regressions/`) are run here on each decoder.
@@ -7,8 +7,10 @@
 use proptest::prelude::*;
 use xo_core::budget::Meter;
 use xo_core::games::gravity::GravityBoard;
+use xo_core::games::octal::OctalGame;
 use xo_core::rules::parse_game;
 use xo_core::solve::book::Book;
+use xo_core::solve::grundy::{nim_sequence_plain, StoredSequence};
 use xo_core::solve::strong::Record;
 use xo_store::journal::{header, record, scan};
 use xo_store::part;
@@ -40,6 +42,9 @@ fn decode_all(bytes: &[u8]) {
             assert_eq!(again, bytes);
         }
     }
+    if let Ok(stored) = StoredSequence::decode(bytes) {
+        assert_eq!(StoredSequence::decode(&stored.encode()).as_ref(), Ok(&stored));
+    }
     let h = header(5, 4, 4, 6);
     let _ = scan(bytes, &h);
     let mut with = h.clone();
@@ -69,6 +74,8 @@ fn valid_files() -> Vec<Vec<u8>> {
         journal,
         part::encode(4, 1, 3, 100, &records[..50]),
         encode_tier_v2(&ttt, 4, &records, "v2"),
+        StoredSequence::new(OctalGame::dot007(), nim_sequence_plain(&OctalGame::dot007(), 300))
+            .encode(),
     ]
 }
 
@@ -130,6 +137,7 @@ fn valid_files_decode() {
     assert!(Book::decode(&files[3]).is_ok());
     assert_eq!(scan(&files[4], &header(5, 4, 4, 6)).unwrap().scores.len(), 20);
     assert!(part::decode(&files[5]).is_ok());
+    assert_eq!(StoredSequence::decode(&files[7]).unwrap().values().len(), 301);
     for f in &files {
         decode_all(f);
     }
@@ -191,7 +199,7 @@ fn a_block_that_inflates_wrong_is_refused() {
 fn fuzz_seeds_and_regressions() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut dirs = vec![root.join("tests/fuzz-regressions")];
-    for t in ["tier", "book", "journal", "part"] {
+    for t in ["tier", "book", "sequence", "journal", "part"] {
         dirs.push(root.join("../../fuzz/seeds").join(t));
     }
     let mut seen = 0;

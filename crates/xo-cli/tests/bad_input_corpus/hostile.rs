@@ -62,8 +62,8 @@ fn closed_pipe_ends_quietly() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// A long solve's output pipe closed after its first line: treblecross:300000 solves for
-/// seconds, then writes its answer (300,005 lines, 5.7 MB, far more than a pipe holds) into a
+/// A long answer's output pipe closed after its first line: treblecross:300000 (from the stored
+/// .007 values) writes its answer (300,005 lines, 5.7 MB, far more than a pipe holds) into a
 /// pipe closed after the first line.
 #[test]
 fn closed_pipe_after_a_long_solve_ends_quietly() {

@@ -45,7 +45,7 @@ fn corpus_solve() {
 /// The slow group: cases that take minutes in the test profile on two cores (`.ci/run` runs it
 /// with `cargo test --workspace --tests -- --ignored`).
 #[test]
-#[ignore = "slow: treblecross:1000000 takes 30-60 s in the test profile, ~200 s without AVX-512"]
+#[ignore = "slow: cases that take minutes in the test profile"]
 fn corpus_slow() {
     run_cases(corpus().iter().filter(|c| c.slow).collect());
 }

@@ -10,11 +10,12 @@ fn a_slow_request_does_not_hold_up_the_others() {
     let server = Server::start(&["--workers", "2", "--timeout", "30"]);
     let addr = server.addr;
     let idle = server.cpu_ticks();
+    // Three million cells: the .007 values xo ships go to 2^20, the rest are computed (minutes).
     let slow = std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         rt.block_on(crate::serving::load::request(
             addr,
-            "/api/solve?game=treblecross:1000000&timeout=4",
+            "/api/solve?game=treblecross:3000000&timeout=4",
             None,
         ))
     });
@@ -46,13 +47,14 @@ fn a_slow_request_does_not_hold_up_the_others() {
 #[test]
 fn a_client_that_goes_away_frees_its_worker() {
     let server = Server::start(&["--workers", "1", "--timeout", "30"]);
-    // The only worker starts a 20 s job; its client gives up after 0.3 s.
+    // The only worker starts a 20 s job (.007 beyond the 2^20 values xo ships); its client gives
+    // up after 0.3 s.
     let gave_up = server.block_on(async {
         tokio::time::timeout(
             Duration::from_millis(300),
             crate::serving::load::request(
                 server.addr,
-                "/api/solve?game=treblecross:1000000&timeout=20",
+                "/api/solve?game=treblecross:3000000&timeout=20",
                 None,
             ),
         )

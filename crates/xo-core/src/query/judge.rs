@@ -28,11 +28,12 @@ use crate::games::octal::OctalGame;
 use crate::games::treblecross::TreblecrossStrip;
 use crate::rules::parse_game;
 use crate::solve::count::GameCounter;
-use crate::solve::grundy::NimSequence;
+use crate::solve::grundy::{NimSequence, StoredSequence};
 use crate::solve::lol::LolSolver;
 use crate::solve::reach::Reachability;
 use crate::solve::treblecross::StripAnalysis;
 use crate::Value;
+use std::sync::Arc;
 
 /// Entries the LOL solver's tables keep between cases; past it they are emptied before the next
 /// case, so a long run's memory stays bounded.
@@ -68,6 +69,8 @@ pub struct Judge {
     lol: LolSolver,
     /// The .007 nim-sequence (Treblecross), computed as far as the longest free run seen.
     dot007: NimSequence,
+    /// Stored .007 values, taken before any are computed.
+    stored: Option<Arc<StoredSequence>>,
 }
 
 impl Default for Judge {
@@ -84,7 +87,30 @@ impl Judge {
     /// # drop(judge);
     /// ```
     pub fn new() -> Judge {
-        Judge { lol: LolSolver::new(), dot007: NimSequence::new(OctalGame::dot007()) }
+        Judge { lol: LolSolver::new(), dot007: NimSequence::new(OctalGame::dot007()), stored: None }
+    }
+
+    /// The same judge, taking Treblecross's .007 values from `stored` as far as it goes
+    /// (`xo_store::sequence::shipped_dot007` holds them to heap 2^20, for strips of a million
+    /// cells) and computing only those beyond. A stored sequence of another game is not used.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use xo_core::budget::{Budget, Meter};
+    /// use xo_core::games::octal::OctalGame;
+    /// use xo_core::query::Judge;
+    /// use xo_core::solve::grundy::{nim_sequence_plain, StoredSequence};
+    /// let values = nim_sequence_plain(&OctalGame::dot007(), 5000);
+    /// let mut judge = Judge::new().with_stored(Arc::new(StoredSequence::new(OctalGame::dot007(), values)));
+    /// // With a budget of one heap, a strip of 4,998 cells is answered from the stored values.
+    /// let none = Meter::new(Budget::default().with_max_nodes(1));
+    /// let strip = vec![b'.'; 4998];
+    /// let answer = judge.treblecross(&strip, &none).unwrap();
+    /// assert_eq!(answer, Judge::new().treblecross(&strip, &Meter::default()).unwrap());
+    /// ```
+    pub fn with_stored(mut self, stored: Arc<StoredSequence>) -> Judge {
+        self.stored = Some(stored);
+        self
     }
 
     /// The LOL letter game: the value for the player to move of a strip over `*LO` (`*` empty),
@@ -135,6 +161,9 @@ impl Judge {
         let strip = TreblecrossStrip::parse(case).map_err(|e| {
             JudgeError::Bad(format!("expected a strip over '.X' of at least 3 cells: {e}"))
         })?;
+        if let Some(stored) = &self.stored {
+            self.dot007.adopt(stored, strip.largest_heap());
+        }
         let analysis = strip.analyse(&mut self.dot007, meter).map_err(|stopped| {
             let longest = strip.free_runs().iter().map(|&(_, len)| len).max().unwrap_or(0);
             let reached = stopped.reached.clone();

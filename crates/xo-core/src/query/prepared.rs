@@ -74,6 +74,9 @@ pub struct Query {
     plan: Plan,
     threads: usize,
     lines: bool,
+    /// Stored values of the game's octal game, for positions (not for the `grundy` question,
+    /// which computes the sequence).
+    stored: Option<std::sync::Arc<crate::solve::grundy::StoredSequence>>,
 }
 
 impl Query {
@@ -92,7 +95,8 @@ impl Query {
             Game::Octal(octal) => octal_plan(&game, octal, source, question, mv)?,
             Game::Placement(rules) => placement_plan(&game, rules, source, question, mv)?,
         };
-        Ok(Query { game, subject, question, plan, threads: 1, lines: false }.with_threads(1))
+        Ok(Query { game, subject, question, plan, threads: 1, lines: false, stored: None }
+            .with_threads(1))
     }
 
     /// The same query, answered with an opening book where the engine takes one (the gravity
@@ -101,6 +105,47 @@ impl Query {
     pub(crate) fn with_book(mut self, book: std::sync::Arc<crate::solve::book::Book>) -> Query {
         self.plan.with_book(book);
         self
+    }
+
+    /// The same query, taking the Grundy values it needs from `stored` as far as they go (for
+    /// Treblecross strips and sums of heaps; the [`Question::Grundy`] question computes its
+    /// sequence, as the engine's own work). A stored sequence of another octal game than this
+    /// game's is not taken. Front ends get xo's own from `xo_store::sequence`, through
+    /// `xo_store::book::prepare`.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use xo_core::budget::{Budget, Meter};
+    /// use xo_core::games::octal::OctalGame;
+    /// use xo_core::query::{answer, Answer};
+    /// use xo_core::request::Request;
+    /// use xo_core::solve::grundy::{nim_sequence_plain, StoredSequence};
+    /// use xo_core::threads::Runner;
+    /// let values = nim_sequence_plain(&OctalGame::dot007(), 3000);
+    /// let stored = Arc::new(StoredSequence::new(OctalGame::dot007(), values));
+    /// let q = Request::new("treblecross:2900").prepare(&[], Runner::Pool).unwrap();
+    /// let q = q.with_stored(stored.clone());
+    /// assert!(q.stored().is_some());
+    /// // A budget of one heap: every value needed is stored.
+    /// let one = Meter::new(Budget::default().with_max_nodes(1));
+    /// let Answer::Solve(report) = answer(&q, &one).unwrap() else { panic!() };
+    /// assert_eq!(report.value, Some(xo_core::Value::Win));
+    /// let kayles = Request::new("kayles").prepare(&[], Runner::Pool).unwrap();
+    /// assert!(kayles.with_stored(stored).stored().is_none());
+    /// ```
+    pub fn with_stored(
+        mut self,
+        stored: std::sync::Arc<crate::solve::grundy::StoredSequence>,
+    ) -> Query {
+        if self.game.octal().as_ref() == Some(stored.game()) {
+            self.stored = Some(stored);
+        }
+        self
+    }
+
+    /// The stored Grundy values the query takes (see [`Query::with_stored`]).
+    pub fn stored(&self) -> Option<&crate::solve::grundy::StoredSequence> {
+        self.stored.as_deref()
     }
 
     /// The same query, allowed `threads` threads where its engine can use them (the gravity

@@ -41,10 +41,13 @@ pub(super) fn solve(
         Solver::Lol { strip, cells, marks } => {
             lol_components(strip, cells, *marks, asked, meter, r)?
         }
-        Solver::Treblecross(strip) => treblecross(strip, asked, query.threads(), meter, r)?,
+        Solver::Treblecross(strip) => treblecross(strip, asked, query, meter, r)?,
         Solver::Heaps { game, heaps, search } => {
             let mut seq = NimSequence::new(game.clone());
             seq.set_threads(query.threads());
+            if let Some(stored) = query.stored() {
+                seq.adopt(stored, heaps.iter().copied().max().unwrap_or(0));
+            }
             let a = analyse_sum(&mut seq, heaps, meter).map_err(|e| match e {
                 SumError::Stopped(s) => s,
                 // Heap sizes were checked when the query was made; a size past the engines'
@@ -308,14 +311,17 @@ fn lol_components(
 fn treblecross(
     strip: &TreblecrossStrip,
     asked: Asked,
-    threads: usize,
+    query: &Query,
     meter: &Meter,
     report: &mut SolveReport,
 ) -> Result<(), Stopped> {
     let (value_only, winning_only) = (asked.value_only || asked.score_only, asked.winning_only);
     let _strip = meter.reserve(strip.len() as u64)?;
     let mut seq = NimSequence::new(crate::games::octal::OctalGame::dot007());
-    seq.set_threads(threads);
+    seq.set_threads(query.threads());
+    if let Some(stored) = query.stored() {
+        seq.adopt(stored, strip.largest_heap());
+    }
     let analysis = strip.analyse(&mut seq, meter)?;
     meter.check()?;
     report.value = Some(if analysis.winning { Value::Win } else { Value::Loss });

@@ -16,6 +16,19 @@ pub struct StripAnalysis {
 }
 
 impl TreblecrossStrip {
+    /// The largest .007 heap [`Self::analyse`] needs the value of: `L + 2` for the longest free
+    /// run of `L` cells.
+    ///
+    /// ```
+    /// use xo_core::games::treblecross::TreblecrossStrip;
+    /// assert_eq!(TreblecrossStrip::parse(b"..........").unwrap().largest_heap(), 12);
+    /// assert_eq!(TreblecrossStrip::parse(b"X.........").unwrap().largest_heap(), 9);
+    /// ```
+    pub fn largest_heap(&self) -> usize {
+        // A free run of `len` cells is a .007 heap of `len + 2`.
+        self.free_runs().iter().map(|&(_, len)| len).max().unwrap_or(0) + 2
+    }
+
     /// Solves the strip for the player to move. `seq` must be the .007 nim-sequence; it is extended
     /// as far as this strip needs, spending `meter` (see [`NimSequence::extend_to`]: the values
     /// computed are kept, and strips needing no more than a few thousand values always finish).
@@ -56,9 +69,7 @@ impl TreblecrossStrip {
             return Ok(StripAnalysis { winning: true, winning_moves: immediate });
         }
         let runs = self.free_runs();
-        // A free run of `len` cells is a .007 heap of `len + 2`.
-        let needed = runs.iter().map(|&(_, len)| len).max().unwrap_or(0) + 2;
-        seq.extend_to(needed, meter)?;
+        seq.extend_to(self.largest_heap(), meter)?;
         let g007 = seq.values();
         let run_value = |len: usize| -> Grundy { g007[len + 2] };
         let total = runs.iter().fold(0, |acc, &(_, len)| acc ^ run_value(len));

@@ -286,6 +286,20 @@ impl SequenceEngine {
         Ok(())
     }
 
+    /// Appends `values`, the game's values of the heaps after those known (trusted: from a
+    /// [`StoredSequence`](super::StoredSequence)), as if they had been computed, with the
+    /// bookkeeping the next heaps need (the mask reviewed at the same heaps as [`Self::extend`]).
+    pub fn adopt(&mut self, values: &[Grundy]) {
+        self.values.reserve(values.len());
+        for &v in values {
+            if self.values.len() == self.next_review {
+                self.review_mask();
+                self.next_review = self.values.len().saturating_mul(2);
+            }
+            self.push(v);
+        }
+    }
+
     fn push(&mut self, v: Grundy) {
         let n = self.values.len();
         self.values.push(v);

@@ -7,6 +7,7 @@
 //! - [`nim_sequence_plain`]: the definition, quadratic; the reference for tests.
 //! - [`NimSequence`]: the fast incremental engine (a vectorised filtered pass over all splits on
 //!   every core that helps, by the kernel the CPU offers ([`PassKernel`]), candidate testing or a bitset mex, plus the sparse-space method).
+//! - [`StoredSequence`]: values computed once and kept in a file, adopted by a [`NimSequence`].
 //! - [`find_period`]: periods proven by the Guy-Smith periodicity theorem.
 //! - [`Summary`]: largest value and the rare/common split of a sequence.
 //! - [`analyse_sum`]: the nim-sum of several heaps and every winning move.
@@ -21,6 +22,7 @@ mod pipeline;
 mod plain;
 mod scan;
 mod sequence;
+mod stored;
 mod sum;
 mod types;
 
@@ -30,5 +32,6 @@ pub use mask::SparseMask;
 pub use method::{EngineStats, Method};
 pub use plain::nim_sequence_plain;
 pub use sequence::{max_heap, nim_sequence, pass_kernel, NimSequence};
+pub use stored::{StoredSequence, StoredSequenceError, CHECKED_ON_DECODE, MAX_VALUES};
 pub use sum::{analyse_sum, SumAnalysis, SumError, SumMove};
 pub use types::Grundy;

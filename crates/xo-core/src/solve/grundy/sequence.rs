@@ -6,6 +6,7 @@ use super::engine::SequenceEngine;
 use super::kernel::{Kernel, PassKernel};
 use super::mask::SparseMask;
 use super::method::{EngineStats, Method};
+use super::stored::StoredSequence;
 use super::types::Grundy;
 use crate::budget::{Meter, Stopped};
 use crate::games::octal::{OctalGame, OctalMoves};
@@ -143,6 +144,39 @@ impl NimSequence {
                 Err(stopped.reaching(format!("Grundy values up to heap {reached} of {upto}")))
             }
         }
+    }
+
+    /// Takes from `stored` the values of heaps up to `upto` (as many as it has) that this
+    /// sequence lacks, so that they are not computed; returns how many it took. A stored
+    /// sequence of another game gives none. The values are trusted as far as
+    /// [`StoredSequence::decode`] checks them (the shipped files are checked to their end by
+    /// the tests); the engine goes on from them as from its own.
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::games::octal::OctalGame;
+    /// use xo_core::solve::grundy::{nim_sequence_plain, NimSequence, StoredSequence};
+    /// let stored = StoredSequence::new(OctalGame::dot007(), nim_sequence_plain(&OctalGame::dot007(), 3000));
+    /// let mut seq = NimSequence::new(OctalGame::dot007());
+    /// assert_eq!(seq.adopt(&stored, 2000), 2001);
+    /// assert_eq!(seq.adopt(&stored, 2000), 0);
+    /// // Computed on from there, the values are the plain ones.
+    /// seq.extend_to(3500, &Meter::unlimited()).unwrap();
+    /// assert_eq!(seq.values(), &nim_sequence_plain(&OctalGame::dot007(), 3500)[..]);
+    /// let mut kayles = NimSequence::new("0.77".parse().unwrap());
+    /// assert_eq!(kayles.adopt(&stored, 2000), 0);
+    /// ```
+    pub fn adopt(&mut self, stored: &StoredSequence, upto: usize) -> usize {
+        if stored.game() != &self.game {
+            return 0;
+        }
+        let have = self.values().len();
+        let end = stored.values().len().min(upto.saturating_add(1));
+        if end <= have {
+            return 0;
+        }
+        self.engine.adopt(&stored.values()[have..end]);
+        end - have
     }
 
     /// Lets the engine use up to `threads` threads (by default, every core this process may use,
