@@ -132,6 +132,41 @@ pub(crate) fn heap_value(
     finish(m, rules, heap, table, [], s)
 }
 
+/// The least value below `limit` that neither `seen` (options of heap `n` found otherwise, a byte
+/// per value, 0 for not an option, covering `0..limit`) holds nor any split of `n` hits, or
+/// `None` when every such value is an option. The pass stops after the first block of splits that leaves none
+/// (see [`Kernel::mark_options`]), so it reads only as far as the last of them is first hit.
+/// The sparse-space method proves its candidate with it: `limit` is the candidate and the
+/// values sought are the dense class's below it that the rare heaps' splits did not give.
+/// `bits <= MAX_BITS`, `limit <= 1 << bits`, and the rules must not split into three heaps.
+pub(crate) fn least_unhit(
+    m: &Mirror,
+    rules: &OctalMoves,
+    n: usize,
+    bits: u32,
+    seen: &[u8],
+    limit: usize,
+    s: &mut Scratch,
+) -> Option<Grundy> {
+    debug_assert!(bits <= MAX_BITS && limit <= 1 << bits && rules.split3.is_empty());
+    let size = 1usize << bits.max(10);
+    let mut bytes = s.spare.pop().unwrap_or_default();
+    bytes.clear();
+    bytes.extend_from_slice(&seen[..limit]);
+    bytes.resize(size, 0);
+    let mut tables = [s.kernel.unseen(size / 1024, &bytes, limit)];
+    s.spare.push(bytes);
+    let pairs = kernel_pairs(limit);
+    for [lo, hi] in runs(m, rules, n) {
+        if tables[0].iter().all(|&w| w == 0) {
+            break;
+        }
+        s.kernel.mark_options(pairs, &lo, &[hi], &mut tables, &mut s.out, &mut s.hits);
+    }
+    let table = tables[0];
+    table.iter().position(|&w| w != 0).map(|w| (64 * w) as Grundy + table[w].trailing_zeros())
+}
+
 /// One heap on its way through the filtered pass.
 struct Heap {
     n: usize,
