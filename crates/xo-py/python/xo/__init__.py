@@ -521,6 +521,41 @@ class Game:
         :meth:`empty` when no position is given (an octal game's sample heap)."""
         return _ask("moves", self, self.empty() if position is None else position, {})
 
+    @property
+    def players(self):
+        """The two players' names, the first player's first: ``("X", "O")`` where each player
+        owns a mark, else ``("first player", "second player")`` (shared marks, one mark, heaps).
+        A report's ``to_move`` is always one of them, and :meth:`current_player` its index.
+
+        >>> Game("tictactoe").players, Game("lol:5").players
+        (('X', 'O'), ('first player', 'second player'))
+        """
+        if self._info["marks"] == "own":
+            return tuple(self._info["alphabet"][:2])
+        return ("first player", "second player")
+
+    def to_move(self, position=None):
+        """The name of the player to move at ``position`` (from :meth:`empty` when ``None``),
+        as every report's ``to_move`` gives it: one of :attr:`players`.
+
+        >>> Game("tictactoe").to_move("X........"), Game("lol:5").to_move("L....")
+        ('O', 'second player')
+        """
+        return self.moves(position).to_move
+
+    def current_player(self, position=None):
+        """The one convention for every game: the index of the player to move at ``position``,
+        ``0`` for the player who moved first from the empty board (X where players own marks)
+        and ``1`` for the other, so ``players[current_player(pos)] == to_move(pos)``. The text of
+        an octal game's heaps holds no history: its player to move is ``0`` (as its reports
+        name them, ``first player``).
+
+        >>> g = Game("treblecross:7")
+        >>> g.current_player(g.empty()), g.current_player(g.play(g.empty(), "4"))
+        (0, 1)
+        """
+        return self.players.index(self.to_move(position))
+
     def legal_moves(self, position=None):
         """The names of the legal moves in board order (``5``, ``3L``, a column under
         gravity); none once the game is over."""
