@@ -1013,7 +1013,14 @@ class Database:
     of its game, answered by lookup in the two tiers a position needs.
 
     ``query`` gives the report ``xo query DIR POSITION --json`` prints (the same as
-    :func:`solve` gives, from the files).
+    :func:`solve` gives, from the files). A database pickles as its folder (for a process
+    pool's workers): unpickling opens the folder again, which must hold the same game.
+
+    >>> import pickle, subprocess, tempfile                       # doctest: +SKIP
+    >>> folder = tempfile.mkdtemp() + "/ttt"                      # doctest: +SKIP
+    >>> _ = subprocess.run(["xo", "solve", "tictactoe", "--strong", "--db", folder])  # doctest: +SKIP
+    >>> pickle.loads(pickle.dumps(Database(folder))).query("XX.OO....").value  # doctest: +SKIP
+    'win'
     """
 
     def __init__(self, path):
@@ -1039,19 +1046,44 @@ class Database:
         fields = _budgets(timeout, max_nodes, memory_mib)
         return _outcome(SolveResult, self._native.query(position, bool(winning), fields))
 
+    def __reduce__(self):
+        # Pickled as its folder's absolute path: unpickling opens it again (another process of
+        # this machine, a pool's worker), and refuses a folder that holds another game by then.
+        return (_reopen, (Database, _os.path.abspath(self.path), self._identity()))
+
+    def _identity(self):
+        return (self.game,)
+
     def __repr__(self):
         return f"xo.Database({str(self.path)!r})"
 
 
 class Book:
     """An opening book of a gravity game (``xo book GAME --depth D`` writes one): the exact
-    score of every position of its first moves, for ``solve(..., book=...)`` to consult."""
+    score of every position of its first moves, for ``solve(..., book=...)`` to consult. A book
+    pickles as its file's path: unpickling reads the file again, which must hold the same book.
+
+    >>> import pickle                                             # doctest: +SKIP
+    >>> book = Book("connect-5-4-4.book")   # xo book connect:5,4,4 --depth 4  # doctest: +SKIP
+    >>> solve("connect:5,4,4", book=pickle.loads(pickle.dumps(book))).value  # doctest: +SKIP
+    'draw'
+    """
 
     def __init__(self, path):
+        self._path = _os.fspath(path)
         try:
-            self._native = _xo.Book(_os.fspath(path))
+            self._native = _xo.Book(self._path)
         except ValueError as e:
             raise BadInput(str(e)) from None
+
+    @property
+    def path(self):
+        """The book file it was read from.
+
+        >>> Book("c.book").path    # doctest: +SKIP
+        'c.book'
+        """
+        return self._path
 
     @property
     def game(self):
@@ -1066,6 +1098,23 @@ class Book:
     def __len__(self):
         return len(self._native)
 
+    def __reduce__(self):
+        # Pickled as its file's absolute path: unpickling reads it again, and refuses a file
+        # that holds another book by then (another board, depth or size).
+        return (_reopen, (Book, _os.path.abspath(self._path), self._identity()))
+
+    def _identity(self):
+        return (self.game, self.depth, len(self))
+
     def __repr__(self):
         return f"xo.Book(game={self.game!r}, depth={self.depth}, positions={len(self)})"
 
+
+def _reopen(kind, path, identity):
+    """A pickled :class:`Database` or :class:`Book`, opened again from its path and checked to
+    be the same one."""
+    opened = kind(path)
+    if opened._identity() != identity:
+        raise BadInput(f"{path} changed since it was pickled: it was {identity}, it is "
+                       f"{opened._identity()}")
+    return opened
