@@ -34,7 +34,20 @@ pub fn solve(
     threads: usize,
     out: &mut impl Write,
 ) -> Result<()> {
-    driver::solve(&mut single::Single { threads }, game, dir, budget, out)
+    driver::solve(&mut single::Single { threads, meter: None }, game, dir, budget, out)
+}
+
+/// [`solve`] within `meter`, made for `budget` by the caller (the Python package, whose Ctrl-C
+/// cancels it): the same driver, transport, refusals and files.
+pub fn solve_within(
+    game: &str,
+    dir: &Path,
+    budget: &BudgetArgs,
+    threads: usize,
+    meter: Meter,
+    out: &mut impl Write,
+) -> Result<()> {
+    driver::solve(&mut single::Single { threads, meter: Some(meter) }, game, dir, budget, out)
 }
 
 /// Answers `position` from the database in `dir`, as `xo solve` would (with the query, for

@@ -47,6 +47,8 @@ __all__ = [
     "grundy",
     "solve_many",
     "best_move",
+    "build_database",
+    "build_book",
     "Game",
     "State",
     "TERMINAL",
@@ -1108,6 +1110,66 @@ class Book:
 
     def __repr__(self):
         return f"xo.Book(game={self.game!r}, depth={self.depth}, positions={len(self)})"
+
+
+def _build_game(game):
+    """The game of a build as the command takes it: a name or a rules file's path."""
+    if isinstance(game, Game):
+        if "game" not in game._fields:
+            raise BadInput("a game read from a rules file is built from the file: give its path")
+        return game._fields["game"]
+    if isinstance(game, (str, _os.PathLike)):
+        return _os.fspath(game)
+    raise BadInput(f"game must be a name, a rules file or an xo.Game, not {game!r}")
+
+
+def _built(outcome):
+    """The summary of a build, or the exception."""
+    code, text, message = outcome
+    if code == 0:
+        return text
+    if code == 2:
+        raise BadInput(message)
+    raise OverBudget(message, None, _json.loads(text) if text else None)
+
+
+def build_database(game, path, *, timeout=None, max_nodes=None, memory_mib=None, threads=None):
+    """Strong-solves ``game`` from the empty board into the folder ``path`` and opens it: the
+    :class:`Database` of every position, as ``xo solve GAME --strong --db DIR`` writes it (the
+    same code: tier by tier, each file checked and committed atomically, a folder of another game
+    refused, a stopped build resumed by the next call). ``game`` is a name, a rules file's path
+    or an :class:`Game` of a name. Budgets as for :func:`solve` (the whole build within them;
+    ``threads``: every core by default); over one it raises :class:`OverBudget` with the tiers
+    done kept, and Ctrl-C stops it.
+
+    >>> import tempfile
+    >>> db = build_database("tictactoe", tempfile.mkdtemp() + "/ttt")
+    >>> db.query("XX.OO....").value == solve("tictactoe", "XX.OO....").value
+    True
+    """
+    fields = _budgets(timeout, max_nodes, memory_mib, threads)
+    _built(_xo.build_database(_build_game(game), _os.fspath(path), fields))
+    return Database(path)
+
+
+def build_book(game, path, depth, *, timeout=None, max_nodes=None, memory_mib=None):
+    """Builds the opening book of a gravity game to ``depth`` moves into the file ``path`` and
+    reads it: the :class:`Book` of the exact score of every position of its first ``depth``
+    moves, as ``xo book GAME --depth D --out FILE`` writes it (the same code: a journal beside the
+    file while it runs, so a stopped or killed build resumes; a book of another board or depth
+    at ``path`` refused). Budgets as for :func:`solve`; over one it raises :class:`OverBudget`
+    (the positions solved kept for the next call), and Ctrl-C stops it.
+
+    >>> import tempfile
+    >>> book = build_book("connect:4,4,3", tempfile.mkdtemp() + "/c443.book", 3)
+    >>> book.depth, solve("connect:4,4,3", book=book).value
+    (3, 'win')
+    """
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise BadInput(f"depth must be a whole number of moves (0 to 63), not {depth!r}")
+    fields = _budgets(timeout, max_nodes, memory_mib)
+    _built(_xo.build_book(_build_game(game), _os.fspath(path), min(depth, 64), fields))
+    return Book(path)
 
 
 def _reopen(kind, path, identity):

@@ -5,7 +5,8 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, KeysView, List, Optional, Sequence, Tuple, Union, overload
 
 __all__ = [
-    "solve", "count", "check", "grundy", "solve_many", "best_move", "Game", "State", "TERMINAL",
+    "solve", "count", "check", "grundy", "solve_many", "best_move", "build_database",
+    "build_book", "Game", "State", "TERMINAL",
     "Database", "Book",
     "Result", "SolveResult", "CountResult", "CheckResult", "GrundyResult", "MovesResult",
     "AfterResult", "BestResult", "Record", "Move", "BadInput", "OverBudget", "CORES",
@@ -193,6 +194,25 @@ def solve_many(
     book: Optional[Book] = None,
     no_book: bool = False,
 ) -> List[SolveResult]: ...
+
+def build_database(
+    game: _GameArg,
+    path: Union[str, "PathLike[str]"],
+    *,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    memory_mib: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> Database: ...
+def build_book(
+    game: _GameArg,
+    path: Union[str, "PathLike[str]"],
+    depth: int,
+    *,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    memory_mib: Optional[int] = None,
+) -> Book: ...
 
 class Game:
     def __init__(self, name: _GameArg) -> None: ...
