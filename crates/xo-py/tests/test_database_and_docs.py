@@ -49,8 +49,19 @@ def test_book(tmp_path):
 
 
 def test_docstring_examples_run():
-    failed, attempted = doctest.testmod(xo, optionflags=doctest.ELLIPSIS)
-    assert attempted > 20 and failed == 0
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        # NumPy is optional: without it, only the observation tensor's example cannot run.
+        needs_numpy = {"xo.State.observation_tensor"}
+    else:
+        needs_numpy = set()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in doctest.DocTestFinder().find(xo):
+        if test.name not in needs_numpy:
+            runner.run(test)
+    failed, attempted = runner.summarize(verbose=False)
+    assert attempted > 60 and failed == 0
 
 
 def test_the_readme_example_runs(monkeypatch, capsys):
