@@ -154,3 +154,18 @@ def test_actions_number_the_move_names():
         assert [g.string_to_action(n) for n in names] == list(range(len(names)))
         # Every move of the empty position has a number.
         assert set(g.legal_moves()) <= set(names)
+
+
+def test_a_state_pickles_and_plays_on():
+    import copy
+    import pickle
+
+    g = xo.Game("connect:5,4,4")
+    s = g.new_initial_state()
+    for a in [2, 3, 2]:
+        s.apply_action(a)
+    for twin in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
+        assert (twin.position, twin.history(), twin.legal_actions()) == (
+            s.position, s.history(), s.legal_actions())
+        twin.undo()
+        assert twin.position == g.play(g.play(g.empty(), "3"), "4") and s.history() == [2, 3, 2]
