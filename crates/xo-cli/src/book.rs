@@ -63,6 +63,19 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<()> {
 
 /// [`run`] within `meter` (made for `args.budget`, shown on `bar` when there is one): what the
 /// Python package calls with a meter of its own, which Ctrl-C cancels there.
+///
+/// ```
+/// use std::time::Duration;
+/// use xo_cli::book::{build, BookArgs};
+/// use xo_cli::budget::BudgetArgs;
+/// use xo_core::budget::Meter;
+/// let dir = xo_test_support::dirs::tempdir().unwrap();
+/// let budget = BudgetArgs { timeout: Duration::from_secs(60), max_nodes: 1 << 30, memory_mib: 64 };
+/// let out = dir.path().join("c443.book");
+/// let args = BookArgs { game: "connect:4,4,3".into(), depth: 2, out: Some(out.clone()), budget };
+/// build(&args, &Meter::new(budget.budget()), None, &mut Vec::new()).unwrap();
+/// assert_eq!(xo_store::book::read(&out).unwrap().depth(), 2);
+/// ```
 pub fn build(
     args: &BookArgs,
     meter: &Meter,
