@@ -110,6 +110,10 @@ def test_builds_refuse_what_the_command_refuses(tmp_path):
         xo.build_database("tictactoe", tmp_path / "t0", max_nodes=0)
     with pytest.raises(xo.BadInput, match="game must be"):
         xo.build_database(3, tmp_path / "t1")
+    with pytest.raises(xo.BadInput, match="the folder must be a path"):
+        xo.build_database("tictactoe", None)
+    with pytest.raises(xo.BadInput, match="the book file must be a path"):
+        xo.build_book("connect4", 5, 2)
     rules = tmp_path / "sos.toml"
     rules.write_text('name = "sos strip"\nwidth = 5\nmarks = "shared"\nalphabet = "SO"\nword = "SOS"\n')
     with pytest.raises(xo.BadInput, match="give its path"):

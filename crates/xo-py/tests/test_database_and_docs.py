@@ -29,6 +29,10 @@ def test_database_query_equals_xo_query(ttt_db, position):
 def test_database_bad_input(ttt_db, tmp_path):
     with pytest.raises(xo.BadInput):
         xo.Database(tmp_path / "nothing")
+    with pytest.raises(xo.BadInput, match="the database folder must be a path"):
+        xo.Database(None)
+    with pytest.raises(xo.BadInput, match="the book file must be a path"):
+        xo.Book(3)
     with pytest.raises(xo.BadInput) as e:
         xo.Database(ttt_db).query("XXX......")
     assert "X" in str(e.value)

@@ -136,6 +136,11 @@ def test_bad_actions_are_named():
         xo.Game("kayles").new_initial_state()
     with pytest.raises(xo.BadInput, match="X moves first"):
         xo.Game("tictactoe").new_initial_state("XXX......")
+    pytest.importorskip("numpy")
+    for game in ["lol:5", "tictactoe"]:
+        for player in [7, "a", True]:
+            with pytest.raises(xo.BadInput, match="player must be 0 or 1"):
+                xo.Game(game).new_initial_state().observation_tensor(player)
 
 
 def test_numpy_integers_are_actions():

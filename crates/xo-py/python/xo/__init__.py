@@ -327,6 +327,14 @@ def _read_rules(path):
     return text
 
 
+def _path(path, what):
+    """``path`` (a string or a ``PathLike``) as a string, or ``BadInput`` naming ``what``."""
+    try:
+        return _os.fspath(path)
+    except TypeError:
+        raise BadInput(f"{what} must be a path (a string or a pathlib.Path), not {path!r}") from None
+
+
 def _outcome(kind, outcome):
     """A result, or the exception, from the native module's ``(code, report, message)``."""
     code, text, message = outcome
@@ -976,14 +984,14 @@ class State:
         ((3, 3, 3), 1.0, 1.0, 7.0)
         """
         import numpy
+        if player is not None and (isinstance(player, bool) or player not in (0, 1)):
+            raise BadInput(f"player must be 0 or 1, not {player!r}")
         planes, height, width = self._game.observation_tensor_shape()
         info = self._game._info
         cells = numpy.array(list("".join(self._position.split()))).reshape(height, width)
         tensor = numpy.zeros((planes, height, width), dtype=numpy.float32)
         if info["marks"] == "own":
             me = self._mover() if player is None else player
-            if me not in (0, 1):
-                raise BadInput(f"player must be 0 or 1, not {player!r}")
             marks = info["alphabet"][:2]
             tensor[0] = cells == marks[me]
             tensor[1] = cells == marks[1 - me]
@@ -1027,7 +1035,7 @@ class Database:
 
     def __init__(self, path):
         try:
-            self._native = _xo.Database(_os.fspath(path))
+            self._native = _xo.Database(_path(path, "the database folder"))
         except ValueError as e:
             raise BadInput(str(e)) from None
 
@@ -1072,7 +1080,7 @@ class Book:
     """
 
     def __init__(self, path):
-        self._path = _os.fspath(path)
+        self._path = _path(path, "the book file")
         try:
             self._native = _xo.Book(self._path)
         except ValueError as e:
@@ -1148,7 +1156,7 @@ def build_database(game, path, *, timeout=None, max_nodes=None, memory_mib=None,
     True
     """
     fields = _budgets(timeout, max_nodes, memory_mib, threads)
-    _built(_xo.build_database(_build_game(game), _os.fspath(path), fields))
+    _built(_xo.build_database(_build_game(game), _path(path, "the folder"), fields))
     return Database(path)
 
 
@@ -1168,7 +1176,7 @@ def build_book(game, path, depth, *, timeout=None, max_nodes=None, memory_mib=No
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise BadInput(f"depth must be a whole number of moves (0 to 63), not {depth!r}")
     fields = _budgets(timeout, max_nodes, memory_mib)
-    _built(_xo.build_book(_build_game(game), _os.fspath(path), min(depth, 64), fields))
+    _built(_xo.build_book(_build_game(game), _path(path, "the book file"), min(depth, 64), fields))
     return Book(path)
 
 
