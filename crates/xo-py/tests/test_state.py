@@ -136,6 +136,9 @@ def test_bad_actions_are_named():
         xo.Game("kayles").new_initial_state()
     with pytest.raises(xo.BadInput, match="X moves first"):
         xo.Game("tictactoe").new_initial_state("XXX......")
+
+
+def test_observation_tensor_takes_player_0_or_1_only():
     pytest.importorskip("numpy")
     for game in ["lol:5", "tictactoe"]:
         for player in [7, "a", True]:
@@ -174,3 +177,18 @@ def test_a_state_pickles_and_plays_on():
             s.position, s.history(), s.legal_actions())
         twin.undo()
         assert twin.position == g.play(g.play(g.empty(), "3"), "4") and s.history() == [2, 3, 2]
+
+
+def test_observation_tensor_without_numpy_says_so(monkeypatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_numpy(name, *args, **kwargs):
+        if name == "numpy":
+            raise ImportError("No module named 'numpy'")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_numpy)
+    with pytest.raises(ImportError, match="observation_tensor needs NumPy"):
+        xo.Game("tictactoe").new_initial_state().observation_tensor()

@@ -983,7 +983,10 @@ class State:
         >>> t.shape, float(t[0, 0, 0]), float(t[1, 1, 1]), float(t[2].sum())
         ((3, 3, 3), 1.0, 1.0, 7.0)
         """
-        import numpy
+        try:
+            import numpy
+        except ImportError:
+            raise ImportError("observation_tensor needs NumPy: pip install numpy") from None
         if player is not None and (isinstance(player, bool) or player not in (0, 1)):
             raise BadInput(f"player must be 0 or 1, not {player!r}")
         planes, height, width = self._game.observation_tensor_shape()
