@@ -204,7 +204,8 @@ class Result(Record):
 
 
 class SolveResult(Result):
-    """What ``xo solve`` reports: ``value`` (``win``, ``draw``, ``loss`` for the player to move,
+    """What ``xo solve`` reports: ``to_move`` (one of :attr:`Game.players`, the one at index
+    :meth:`Game.current_player`), ``value`` (``win``, ``draw``, ``loss`` for the player to move,
     ``unknown`` over budget), ``remoteness``, ``moves`` (each with ``move``, ``value``,
     ``remoteness``, and Pons' ``score`` under gravity), and for sums of heaps ``heap_values``,
     ``nim_sum``, ``winning_moves``, ``heap_moves``."""
