@@ -9,6 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
+use xo_core::budget::Meter;
 use xo_core::games::gravity::GravityBoard;
 use xo_core::query::Game;
 use xo_core::solve::book::Book;
@@ -56,6 +57,31 @@ fn board_of(game: &str) -> Result<(String, GravityBoard)> {
 /// already at `--out` (of the same board and depth): a stopped build writes the book of what it
 /// solved, so that file, committed, is the checkpoint the next machine resumes from.
 pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<()> {
+    let (meter, bar) = args.budget.meter();
+    build(args, &meter, bar, out)
+}
+
+/// [`run`] within `meter` (made for `args.budget`, shown on `bar` when there is one): what the
+/// Python package calls with a meter of its own, which Ctrl-C cancels there.
+///
+/// ```
+/// use std::time::Duration;
+/// use xo_cli::book::{build, BookArgs};
+/// use xo_cli::budget::BudgetArgs;
+/// use xo_core::budget::Meter;
+/// let dir = xo_test_support::dirs::tempdir().unwrap();
+/// let budget = BudgetArgs { timeout: Duration::from_secs(60), max_nodes: 1 << 30, memory_mib: 64 };
+/// let out = dir.path().join("c443.book");
+/// let args = BookArgs { game: "connect:4,4,3".into(), depth: 2, out: Some(out.clone()), budget };
+/// build(&args, &Meter::new(budget.budget()), None, &mut Vec::new()).unwrap();
+/// assert_eq!(xo_store::book::read(&out).unwrap().depth(), 2);
+/// ```
+pub fn build(
+    args: &BookArgs,
+    meter: &Meter,
+    bar: Option<indicatif::ProgressBar>,
+    out: &mut impl Write,
+) -> Result<()> {
     let (name, board) = board_of(&args.game)?;
     let path = args
         .out
@@ -63,7 +89,6 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<()> {
         .unwrap_or_else(|| PathBuf::from(format!("{}.book", name.replace([':', ','], "-"))));
     // Before anything is created: the output must be a regular file or a new one.
     xo_store::file::check_output(&path)?;
-    let (meter, bar) = args.budget.meter();
     let started = Instant::now();
     let table = xo_core::solve::gravity::GravitySolver::suggested_book_table_bytes(
         &board,
@@ -87,7 +112,7 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<()> {
     let from_journal = known.len();
     let earlier = earlier_book(&path, &board, args.depth)?;
     if let Some(book) = &earlier {
-        known.extend(book.deepest_scores(&board, &meter).map_err(OverBudget::from)?);
+        known.extend(book.deepest_scores(&board, meter).map_err(OverBudget::from)?);
     }
     if !known.is_empty() {
         eprintln!(
@@ -102,7 +127,7 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<()> {
         );
     }
     let keep = |key: u64, score: i8| journal.append(key, score);
-    let built = Book::build_resuming(&board, args.depth, table, &meter, &known, &keep);
+    let built = Book::build_resuming(&board, args.depth, table, meter, &known, &keep);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

@@ -11,6 +11,11 @@
 //! Python half (`python/xo/__init__.py`) turns them into result objects and the exceptions
 //! `xo.BadInput` and `xo.OverBudget`. Every answer runs on a worker thread while the calling
 //! thread watches for Ctrl-C ([`watch`]).
+//!
+//! The two builds (`xo.build_database`, `xo.build_book`) are no question: they run the code
+//! `xo solve --strong` and `xo book` run (`xo_cli::strong`, `xo_cli::book`), with the budget
+//! read and checked by the request's own [`Request::budget`], and a meter of their own that Ctrl-C
+//! cancels.
 
 mod watch;
 
@@ -290,6 +295,94 @@ fn describe_game(fields: &Bound<'_, PyDict>) -> Outcome {
     }
 }
 
+/// The outcome of a build that failed: over its budget (`text` is the stop, as a report's
+/// `stopped` field, and `message` names the keyword that raises it, after where it stopped), or
+/// bad input with the command's message (after `xo: error:` there).
+fn build_failed(error: &anyhow::Error) -> Outcome {
+    match error.downcast_ref::<xo_cli::budget::OverBudget>() {
+        Some(over) => {
+            let message = match &over.context {
+                Some(at) => format!("{at}: {}", over_message(&over.stopped)),
+                None => over_message(&over.stopped),
+            };
+            let stopped = serde_json::to_string(&over.stopped).unwrap_or_default();
+            (OVER_BUDGET, stopped, message)
+        }
+        None => bad(format!("{error:#}")),
+    }
+}
+
+/// The budget of a build from the keyword arguments (`timeout`, `max_nodes`, `memory_mib`,
+/// `threads`): the command's flags and their checks, and the threads the thread policy allows.
+fn build_budget(fields: &Bound<'_, PyDict>) -> Result<(xo_cli::budget::BudgetArgs, usize), String> {
+    let request = request(fields)?;
+    let budget = request.budget(Budget::default()).map_err(|e| e.to_string())?;
+    let args = xo_cli::budget::BudgetArgs {
+        timeout: budget.timeout,
+        max_nodes: budget.max_nodes,
+        memory_mib: budget.memory_bytes >> 20,
+    };
+    let default = xo_core::threads::Runner::Alone.default_threads();
+    Ok((args, xo_core::threads::allowed(request.threads, default)))
+}
+
+/// Strong-solves `game` (a name or a rules file's path) into the folder `path`, as `xo solve
+/// GAME --strong --db DIR` does (the same driver, files, resume and refusals), within the
+/// budget of `fields`; the outcome's text is the command's summary.
+#[pyfunction]
+#[pyo3(signature = (game, path, fields))]
+fn build_database(
+    py: Python<'_>,
+    game: String,
+    path: std::path::PathBuf,
+    fields: &Bound<'_, PyDict>,
+) -> PyResult<Outcome> {
+    let (args, threads) = match build_budget(fields) {
+        Ok(b) => b,
+        Err(message) => return Ok(bad(message)),
+    };
+    let meter = Meter::new(args.budget());
+    let watched = meter.clone();
+    watch::run(py, &watched, move || {
+        let mut out = Vec::new();
+        match xo_cli::strong::solve_within(&game, &path, &args, threads, meter, &mut out) {
+            Ok(()) => (ANSWERED, String::from_utf8_lossy(&out).into_owned(), String::new()),
+            Err(e) => build_failed(&e),
+        }
+    })
+}
+
+/// Builds the opening book of the gravity game `game` to `depth` moves into the file `path`, as
+/// `xo book GAME --depth D --out FILE` does (the same build, journal, resume and refusals),
+/// within the budget of `fields`; the outcome's text is the command's summary.
+#[pyfunction]
+#[pyo3(signature = (game, path, depth, fields))]
+fn build_book(
+    py: Python<'_>,
+    game: String,
+    path: std::path::PathBuf,
+    depth: u32,
+    fields: &Bound<'_, PyDict>,
+) -> PyResult<Outcome> {
+    let (budget, _) = match build_budget(fields) {
+        Ok(b) => b,
+        Err(message) => return Ok(bad(message)),
+    };
+    if depth > 63 {
+        return Ok(bad(format!("depth must be 0 to 63 (moves from the empty board), not {depth}")));
+    }
+    let args = xo_cli::book::BookArgs { game, depth, out: Some(path), budget };
+    let meter = Meter::new(budget.budget());
+    let watched = meter.clone();
+    watch::run(py, &watched, move || {
+        let mut out = Vec::new();
+        match xo_cli::book::build(&args, &meter, None, &mut out) {
+            Ok(()) => (ANSWERED, String::from_utf8_lossy(&out).into_owned(), String::new()),
+            Err(e) => build_failed(&e),
+        }
+    })
+}
+
 /// A strong database folder (written by `xo solve GAME --strong --db DIR`), open for queries;
 /// each query maps the two tiers it needs and reads a few of their blocks.
 #[pyclass(frozen, name = "Database", module = "xo._xo")]
@@ -399,6 +492,8 @@ fn _xo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ask, m)?)?;
     m.add_function(wrap_pyfunction!(ask_many, m)?)?;
     m.add_function(wrap_pyfunction!(describe_game, m)?)?;
+    m.add_function(wrap_pyfunction!(build_database, m)?)?;
+    m.add_function(wrap_pyfunction!(build_book, m)?)?;
     m.add_class::<PyDatabase>()?;
     m.add_class::<PyBook>()?;
     m.add("CORES", xo_core::threads::cores())?;

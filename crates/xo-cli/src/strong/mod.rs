@@ -34,7 +34,36 @@ pub fn solve(
     threads: usize,
     out: &mut impl Write,
 ) -> Result<()> {
-    driver::solve(&mut single::Single { threads }, game, dir, budget, out)
+    driver::solve(&mut single::Single { threads, meter: None }, game, dir, budget, out)
+}
+
+/// [`solve`] within `meter`, made for `budget` by the caller (the Python package, whose Ctrl-C
+/// cancels it): the same driver, transport, refusals and files.
+///
+/// ```
+/// use std::time::Duration;
+/// use xo_cli::budget::BudgetArgs;
+/// use xo_core::budget::Meter;
+/// let dir = xo_test_support::dirs::tempdir().unwrap();
+/// let budget = BudgetArgs { timeout: Duration::from_secs(60), max_nodes: 1 << 30, memory_mib: 64 };
+/// let db = dir.path().join("ttt");
+/// xo_cli::strong::solve_within("tictactoe", &db, &budget, 1, Meter::new(budget.budget()), &mut Vec::new()).unwrap();
+/// assert_eq!(xo_store::database::Database::open(&db).unwrap().rules().name(), "tictactoe");
+/// // A meter cancelled by its owner stops the solve.
+/// let cancelled = Meter::new(budget.budget());
+/// cancelled.cancel();
+/// let err = xo_cli::strong::solve_within("mnk:4,3,3", &dir.path().join("m"), &budget, 1, cancelled, &mut Vec::new());
+/// assert!(err.unwrap_err().to_string().starts_with("cancelled"));
+/// ```
+pub fn solve_within(
+    game: &str,
+    dir: &Path,
+    budget: &BudgetArgs,
+    threads: usize,
+    meter: Meter,
+    out: &mut impl Write,
+) -> Result<()> {
+    driver::solve(&mut single::Single { threads, meter: Some(meter) }, game, dir, budget, out)
 }
 
 /// Answers `position` from the database in `dir`, as `xo solve` would (with the query, for

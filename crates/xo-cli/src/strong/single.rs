@@ -22,13 +22,19 @@ use xo_store::database::Writer;
 pub struct Single {
     /// The thread policy's number of threads (the records are the same with any number).
     pub threads: usize,
+    /// The meter of the solve when the caller brings its own (the Python package, whose Ctrl-C
+    /// cancels it), made for the same budget; else one with a progress bar on a terminal.
+    pub meter: Option<Meter>,
 }
 
 impl Transport for Single {
     const CHECKS_RESUMED: bool = true;
 
     fn meter(&self, budget: &BudgetArgs, total: u64) -> (Meter, Option<indicatif::ProgressBar>) {
-        progress(budget, total)
+        match &self.meter {
+            Some(meter) => (meter.clone(), None),
+            None => progress(budget, total),
+        }
     }
 
     fn need(&self, _board: &Board, tiers: &[Tier]) -> (u64, String) {

@@ -35,6 +35,7 @@ Ctrl-C stops a running job (its budget is cancelled) and raises ``KeyboardInterr
 """
 
 import json as _json
+import operator as _operator
 import os as _os
 
 from . import _xo
@@ -46,7 +47,11 @@ __all__ = [
     "grundy",
     "solve_many",
     "best_move",
+    "build_database",
+    "build_book",
     "Game",
+    "State",
+    "TERMINAL",
     "Database",
     "Book",
     "Result",
@@ -66,6 +71,9 @@ __all__ = [
 
 #: The cores this process may use: the default number of threads.
 CORES = _xo.CORES
+
+#: What :meth:`State.current_player` returns once the game is over (OpenSpiel's number).
+TERMINAL = -4
 
 # The longest rules file read (the command's limit).
 _MAX_RULES_FILE = 1 << 20
@@ -196,7 +204,8 @@ class Result(Record):
 
 
 class SolveResult(Result):
-    """What ``xo solve`` reports: ``value`` (``win``, ``draw``, ``loss`` for the player to move,
+    """What ``xo solve`` reports: ``to_move`` (one of :attr:`Game.players`, the one at index
+    :meth:`Game.current_player`), ``value`` (``win``, ``draw``, ``loss`` for the player to move,
     ``unknown`` over budget), ``remoteness``, ``moves`` (each with ``move``, ``value``,
     ``remoteness``, and Pons' ``score`` under gravity), and for sums of heaps ``heap_values``,
     ``nim_sum``, ``winning_moves``, ``heap_moves``."""
@@ -317,6 +326,14 @@ def _read_rules(path):
     if len(text) > _MAX_RULES_FILE:
         raise BadInput(f"rules file {path} is longer than 1 MiB")
     return text
+
+
+def _path(path, what):
+    """``path`` (a string or a ``PathLike``) as a string, or ``BadInput`` naming ``what``."""
+    try:
+        return _os.fspath(path)
+    except TypeError:
+        raise BadInput(f"{what} must be a path (a string or a pathlib.Path), not {path!r}") from None
 
 
 def _outcome(kind, outcome):
@@ -500,6 +517,8 @@ class Game:
         if code != 0:
             raise BadInput(message)
         self._info = _json.loads(text)
+        self._numbers = None
+        self._named = {}
 
     @property
     def name(self):
@@ -521,6 +540,41 @@ class Game:
         :meth:`empty` when no position is given (an octal game's sample heap)."""
         return _ask("moves", self, self.empty() if position is None else position, {})
 
+    @property
+    def players(self):
+        """The two players' names, the first player's first: ``("X", "O")`` where each player
+        owns a mark, else ``("first player", "second player")`` (shared marks, one mark, heaps).
+        A report's ``to_move`` is always one of them, and :meth:`current_player` its index.
+
+        >>> Game("tictactoe").players, Game("lol:5").players
+        (('X', 'O'), ('first player', 'second player'))
+        """
+        if self._info["marks"] == "own":
+            return tuple(self._info["alphabet"][:2])
+        return ("first player", "second player")
+
+    def to_move(self, position=None):
+        """The name of the player to move at ``position`` (from :meth:`empty` when ``None``),
+        as every report's ``to_move`` gives it: one of :attr:`players`.
+
+        >>> Game("tictactoe").to_move("X........"), Game("lol:5").to_move("L....")
+        ('O', 'second player')
+        """
+        return self.moves(position).to_move
+
+    def current_player(self, position=None):
+        """The one convention for every game: the index of the player to move at ``position``,
+        ``0`` for the player who moved first from the empty board (X where players own marks)
+        and ``1`` for the other, so ``players[current_player(pos)] == to_move(pos)``. The text of
+        an octal game's heaps holds no history: its player to move is ``0`` (as its reports
+        name them, ``first player``); a :class:`State` counts the plies instead.
+
+        >>> g = Game("treblecross:7")
+        >>> g.current_player(g.empty()), g.current_player(g.play(g.empty(), "4"))
+        (0, 1)
+        """
+        return self.players.index(self.to_move(position))
+
     def legal_moves(self, position=None):
         """The names of the legal moves in board order (``5``, ``3L``, a column under
         gravity); none once the game is over."""
@@ -533,6 +587,117 @@ class Game:
     def is_over(self, position):
         """Whether the game has ended at ``position`` (a line completed, or the board full)."""
         return self.moves(position).over
+
+    def new_initial_state(self, position=None):
+        """A :class:`State` at the empty board (or at ``position``, a placement position's
+        text), for play by action numbers as in OpenSpiel. Octal games are refused: their moves
+        have no fixed numbering (a heap can be any size).
+
+        >>> s = Game("tictactoe").new_initial_state()
+        >>> s.legal_actions()
+        [0, 1, 2, 3, 4, 5, 6, 7, 8]
+        """
+        return State(self, position)
+
+    def num_players(self):
+        """Two: every game here is played by two players taking turns.
+
+        >>> Game("connect4").num_players()
+        2
+        """
+        return 2
+
+    def _numbering(self):
+        """``(letters, places)``: the letters a move's name ends with (a choice of the mover
+        where marks are shared, else only ``""``) and the columns (under gravity) or cells."""
+        if self._numbers is None:
+            self._placement()
+            info = self._info
+            shared = info["marks"] == "shared" and len(info["alphabet"]) > 1
+            letters = list(info["alphabet"]) if shared else [""]
+            places = info["width"] * (1 if info["gravity"] else info["height"])
+            self._numbers = (letters, places)
+        return self._numbers
+
+    def _placement(self):
+        if self._info["kind"] == "octal":
+            raise BadInput(f"{self.name} is an octal game: its moves have no fixed numbering "
+                           f"(a heap can be any size); play it with Game.play")
+
+    def num_distinct_actions(self):
+        """How many action numbers there are: the columns under gravity, else the cells, times
+        the letters a mover may choose from (one where each player owns a mark). Action ``a``
+        is column or cell ``a // letters + 1`` with the letter ``alphabet[a % letters]`` (where
+        the mover chooses one): the move names of :meth:`legal_moves`, numbered from 0.
+
+        >>> [Game(g).num_distinct_actions() for g in ("tictactoe", "connect4", "lol:8")]
+        [9, 7, 16]
+        """
+        letters, places = self._numbering()
+        return places * len(letters)
+
+    def action_to_string(self, action):
+        """The move name of an action number (see :meth:`num_distinct_actions`).
+
+        >>> Game("lol:8").action_to_string(5), Game("connect4").action_to_string(3)
+        ('3O', '4')
+        """
+        action = self._action(action)
+        letters, _ = self._numbering()
+        return f"{action // len(letters) + 1}{letters[action % len(letters)]}"
+
+    def string_to_action(self, move):
+        """The action number of a move name (``"5"``, ``"3L"``, a column under gravity);
+        ``BadInput`` for a name that is no move of the game.
+
+        >>> Game("lol:8").string_to_action("3o"), Game("tictactoe").string_to_action("5")
+        (5, 4)
+        """
+        letters, places = self._numbering()
+        text = str(move).strip()
+        digits = len(text) - len(text.lstrip("0123456789"))
+        letter = text[digits:].strip().upper()
+        if digits == 0 or letter not in letters:
+            raise BadInput(f"{move!r} names no move of {self.name}")
+        number = int(text[:digits]) - 1
+        if not 0 <= number < places:
+            raise BadInput(f"{move!r} names no move of {self.name}: it has {places} "
+                           f"{'columns' if self._info['gravity'] else 'cells'}")
+        return number * len(letters) + letters.index(letter)
+
+    def _action_named(self, move):
+        """:meth:`string_to_action` of a report's move name, remembered."""
+        number = self._named.get(move)
+        if number is None:
+            number = self._named[move] = self.string_to_action(move)
+        return number
+
+    def _action(self, action):
+        """``action`` as an action number of the game, or ``BadInput`` naming it."""
+        if isinstance(action, bool):
+            raise BadInput(f"action must be a whole number, not {action!r}")
+        try:
+            number = _operator.index(action)
+        except TypeError:
+            raise BadInput(f"action must be a whole number, not {action!r}") from None
+        count = self.num_distinct_actions()
+        if not 0 <= number < count:
+            raise BadInput(f"action {number} is no action of {self.name}: its actions are 0 to "
+                           f"{count - 1}")
+        return number
+
+    def observation_tensor_shape(self):
+        """The shape of :meth:`State.observation_tensor`: ``(planes, height, width)``, the
+        planes being the mover's marks, the opponent's marks and the empty cells where each
+        player owns a mark, else one plane for each letter of the alphabet, then the empty
+        cells.
+
+        >>> Game("connect4").observation_tensor_shape(), Game("lol:8").observation_tensor_shape()
+        ((3, 6, 7), (3, 1, 8))
+        """
+        self._placement()
+        planes = 3 if self._info["marks"] == "own" else len(self._info["alphabet"]) + 1
+        return (planes, self._info["height"], self._info["width"])
 
     def solve(self, position=None, **kwargs):
         """:func:`solve` for this game."""
@@ -553,17 +718,328 @@ class Game:
         return hash(tuple(sorted(self._fields.items())))
 
 
+class State:
+    """A position in play, driven by action numbers as an OpenSpiel state is: made by
+    :meth:`Game.new_initial_state`, it keeps the actions played (for :meth:`undo`) and asks the
+    core for everything else (legal moves, the end, the value), so its answers are the
+    command's. Actions are numbered by :meth:`Game.num_distinct_actions`; players are ``0``
+    (the first to move from the empty board, X where players own marks) and ``1``.
+
+    >>> s = Game("tictactoe").new_initial_state()
+    >>> for a in [4, 0, 8, 2, 1, 7, 6, 3, 5]:
+    ...     s.apply_action(a)
+    >>> print(s)
+    OXO
+    OXX
+    XOX
+    >>> s.is_terminal(), s.current_player() == TERMINAL, s.returns()
+    (True, True, [0.0, 0.0])
+    >>> s.undo(); s.legal_actions(), s.current_player(), s.value()
+    ([5], 0, [0.0, 0.0])
+    """
+
+    def __init__(self, game, position=None):
+        self._game = game if isinstance(game, Game) else Game(game)
+        self._game._placement()
+        start = self._game.empty() if position is None else position
+        # What is known of the position (its moves report, its legal actions with the position
+        # after each, its end's returns), each read once; the moves report checks the position
+        # and gives its canonical text.
+        report = self._game.moves(start)
+        self._position, self._here = report.position, {"report": report}
+        self._history = []
+        self._before = []
+
+    @property
+    def game(self):
+        """The :class:`Game` played.
+
+        >>> Game("lol:8").new_initial_state().game
+        xo.Game('lol:8')
+        """
+        return self._game
+
+    @property
+    def position(self):
+        """The position's text, as every report gives it.
+
+        >>> s = Game("connect:4,4,3").new_initial_state(); s.apply_action(1); s.position
+        '.............X..'
+        """
+        return self._position
+
+    def _moves(self):
+        if "report" not in self._here:
+            self._here["report"] = self._game.moves(self._position)
+        return self._here["report"]
+
+    def _mover(self):
+        """The index of the player to move, also once the game is over."""
+        return self._game.players.index(self._moves().to_move)
+
+    def current_player(self):
+        """The player to move, ``0`` or ``1``; :data:`TERMINAL` (-4) once the game is over.
+
+        >>> s = Game("lol:8").new_initial_state(); s.apply_action(0); s.current_player()
+        1
+        """
+        return TERMINAL if self.is_terminal() else self._mover()
+
+    def is_terminal(self):
+        """Whether the game is over (a pattern completed, or no empty cell left).
+
+        >>> Game("tictactoe").new_initial_state("XXXOO....").is_terminal()
+        True
+        """
+        return bool(self._moves().over)
+
+    def legal_actions(self, player=None):
+        """The legal actions, ascending (none once the game is over, or for the player not to
+        move when ``player`` is given).
+
+        >>> Game("connect:4,4,3").new_initial_state("X...O...X...O...").legal_actions()
+        [1, 2, 3]
+        """
+        if player is not None and player != self.current_player():
+            return []
+        return list(self._legal())
+
+    def _legal(self):
+        """The legal actions, ascending, with the position after each: from the position's
+        moves report, read once."""
+        if "after" not in self._here:
+            number = self._game._action_named
+            moves = dict.__getitem__(self._moves(), "moves")  # the report's plain data
+            self._here["after"] = dict(sorted((number(m["move"]), m["position"]) for m in moves))
+        return self._here["after"]
+
+    def legal_actions_mask(self, player=None):
+        """A list of ``num_distinct_actions`` numbers: 1 where the action is legal, else 0.
+
+        >>> Game("tictactoe").new_initial_state("XO.......").legal_actions_mask()
+        [0, 0, 1, 1, 1, 1, 1, 1, 1]
+        """
+        mask = [0] * self._game.num_distinct_actions()
+        for a in self.legal_actions(player):
+            mask[a] = 1
+        return mask
+
+    def apply_action(self, action):
+        """Plays ``action``; ``BadInput`` naming it when it is not legal here.
+
+        >>> s = Game("tictactoe").new_initial_state(); s.apply_action(4); s.position
+        '....X....'
+        >>> s.apply_action(4)
+        Traceback (most recent call last):
+            ...
+        xo.BadInput: action 4 (move 5) is not legal in tictactoe position ....X....: legal actions are [0, 1, 2, 3, 5, 6, 7, 8]
+        """
+        number = self._game._action(action)
+        after = self._legal().get(number)
+        if after is None:
+            why = "the game is over" if self.is_terminal() else (
+                f"legal actions are {self.legal_actions()}")
+            raise BadInput(f"action {number} (move {self._game.action_to_string(number)}) is "
+                           f"not legal in {self._game.name} position {self._position}: {why}")
+        self._before.append((self._position, self._here))
+        self._history.append(number)
+        self._position, self._here = after, {}
+
+    def undo(self):
+        """Takes back the last action (``BadInput`` when none was played).
+
+        >>> s = Game("tictactoe").new_initial_state(); s.apply_action(4); s.undo(); s.history()
+        []
+        """
+        if not self._history:
+            raise BadInput("no action to undo: none was played from this state's start")
+        self._history.pop()
+        self._position, self._here = self._before.pop()
+
+    def undo_action(self, player, action=None):
+        """OpenSpiel's ``undo_action(player, action)`` (also ``undo_action(action)``): takes
+        back the last action, which must be ``action`` played by ``player``.
+
+        >>> s = Game("tictactoe").new_initial_state(); s.apply_action(4); s.undo_action(0, 4)
+        >>> s.history()
+        []
+        """
+        if action is None:
+            player, action = None, player
+        last = self._history[-1] if self._history else None
+        if last is None or last != action:
+            raise BadInput(f"action {action!r} is not the last action played (that is "
+                           f"{last!r})")
+        position, _ = self._before[-1]
+        if player is not None and player != self._game.current_player(position):
+            raise BadInput(f"the last action was not played by player {player!r}")
+        self.undo()
+
+    def clone(self):
+        """An independent copy: actions played on one do not change the other.
+
+        >>> s = Game("tictactoe").new_initial_state(); t = s.clone(); t.apply_action(0)
+        >>> s.history(), t.history()
+        ([], [0])
+        """
+        twin = State.__new__(State)
+        twin._game = self._game
+        # What is known of a position is the same for both (and never changed once known).
+        twin._position, twin._here = self._position, dict(self._here)
+        twin._history = list(self._history)
+        twin._before = list(self._before)
+        return twin
+
+    def history(self):
+        """The actions played from this state's start, in order.
+
+        >>> s = Game("connect4").new_initial_state(); s.apply_action(3); s.apply_action(3)
+        >>> s.history()
+        [3, 3]
+        """
+        return list(self._history)
+
+    def move_number(self):
+        """How many actions were played from this state's start.
+
+        >>> s = Game("tictactoe").new_initial_state(); s.apply_action(0); s.move_number()
+        1
+        """
+        return len(self._history)
+
+    def returns(self):
+        """Each player's return: ``[1.0, -1.0]`` when player 0 won, ``[-1.0, 1.0]`` when
+        player 1 won, ``[0.0, 0.0]`` for a draw or a game not over. The end's value is the
+        solver's (the rules live in the core alone).
+
+        >>> s = Game("tictactoe").new_initial_state("XX.OO....")
+        >>> s.apply_action(2); s.returns()
+        [1.0, -1.0]
+        """
+        if not self.is_terminal():
+            return [0.0, 0.0]
+        if "end" not in self._here:
+            self._here["end"] = self._values(solve(self._game, self._position, no_moves=True))
+        return list(self._here["end"])
+
+    def rewards(self):
+        """The rewards of the last action: the returns at the end, else ``[0.0, 0.0]`` (the
+        games pay only at their end).
+
+        >>> s = Game("tictactoe").new_initial_state("XX.OO...."); s.rewards()
+        [0.0, 0.0]
+        """
+        return self.returns()
+
+    def _values(self, report):
+        mover = self._mover()
+        score = {"win": 1.0, "draw": 0.0, "loss": -1.0}[report.value]
+        values = [0.0, 0.0]
+        values[mover] = score
+        values[1 - mover] = -score if score else 0.0
+        return values
+
+    def value(self, **kwargs):
+        """Each player's return under perfect play from here, as :meth:`returns` gives them at
+        the end (``kwargs``: :func:`solve`'s budgets).
+
+        >>> Game("mnk:4,3,3").new_initial_state().value()
+        [1.0, -1.0]
+        """
+        return self._values(solve(self._game, self._position, value_only=True, **kwargs))
+
+    def solve(self, **kwargs):
+        """:func:`solve` of the position: its value, remoteness and every move's value.
+
+        >>> Game("tictactoe").new_initial_state("XX.OO....").solve(winning=True).moves[0].move
+        '3'
+        """
+        return solve(self._game, self._position, **kwargs)
+
+    def action_to_string(self, player, action=None):
+        """The move name of an action (OpenSpiel's ``action_to_string(player, action)``; also
+        ``action_to_string(action)``).
+
+        >>> Game("connect4").new_initial_state().action_to_string(0, 3)
+        '4'
+        """
+        return self._game.action_to_string(player if action is None else action)
+
+    def string_to_action(self, player, move=None):
+        """The action number of a move name (OpenSpiel's ``string_to_action(player, move)``;
+        also ``string_to_action(move)``).
+
+        >>> Game("lol:8").new_initial_state().string_to_action("2O")
+        3
+        """
+        return self._game.string_to_action(player if move is None else move)
+
+    def observation_tensor(self, player=None):
+        """The position as a NumPy ``float32`` array of :meth:`Game.observation_tensor_shape`:
+        where each player owns a mark, the planes of ``player``'s marks (default: the player
+        to move), the opponent's and the empty cells; else one plane for each letter of the
+        alphabet, then the empty cells. Needs NumPy (``pip install xo[numpy]``).
+
+        >>> t = Game("tictactoe").new_initial_state("X...O....").observation_tensor()
+        >>> t.shape, float(t[0, 0, 0]), float(t[1, 1, 1]), float(t[2].sum())
+        ((3, 3, 3), 1.0, 1.0, 7.0)
+        """
+        try:
+            import numpy
+        except ImportError:
+            raise ImportError("observation_tensor needs NumPy: pip install numpy") from None
+        if player is not None and (isinstance(player, bool) or player not in (0, 1)):
+            raise BadInput(f"player must be 0 or 1, not {player!r}")
+        planes, height, width = self._game.observation_tensor_shape()
+        info = self._game._info
+        cells = numpy.array(list("".join(self._position.split()))).reshape(height, width)
+        tensor = numpy.zeros((planes, height, width), dtype=numpy.float32)
+        if info["marks"] == "own":
+            me = self._mover() if player is None else player
+            marks = info["alphabet"][:2]
+            tensor[0] = cells == marks[me]
+            tensor[1] = cells == marks[1 - me]
+        else:
+            for i, letter in enumerate(info["alphabet"]):
+                tensor[i] = cells == letter
+        tensor[-1] = cells == "."
+        return tensor
+
+    def observation_string(self, player=None):
+        """The position's text in rows (what ``str(state)`` gives).
+
+        >>> Game("tictactoe").new_initial_state("X...O....").observation_string().split()
+        ['X..', '.O.', '...']
+        """
+        return str(self)
+
+    def __str__(self):
+        text = "".join(self._position.split())
+        width = self._game._info["width"]
+        return "\n".join(text[i:i + width] for i in range(0, len(text), width))
+
+    def __repr__(self):
+        return f"xo.State({self._game.name!r}, {self._position!r})"
+
+
 class Database:
     """A strong database folder written by ``xo solve GAME --strong --db DIR``: every position
     of its game, answered by lookup in the two tiers a position needs.
 
     ``query`` gives the report ``xo query DIR POSITION --json`` prints (the same as
-    :func:`solve` gives, from the files).
+    :func:`solve` gives, from the files). A database pickles as its folder (for a process
+    pool's workers): unpickling opens the folder again, which must hold the same game.
+
+    >>> import pickle, subprocess, tempfile                       # doctest: +SKIP
+    >>> folder = tempfile.mkdtemp() + "/ttt"                      # doctest: +SKIP
+    >>> _ = subprocess.run(["xo", "solve", "tictactoe", "--strong", "--db", folder])  # doctest: +SKIP
+    >>> pickle.loads(pickle.dumps(Database(folder))).query("XX.OO....").value  # doctest: +SKIP
+    'win'
     """
 
     def __init__(self, path):
         try:
-            self._native = _xo.Database(_os.fspath(path))
+            self._native = _xo.Database(_path(path, "the database folder"))
         except ValueError as e:
             raise BadInput(str(e)) from None
 
@@ -584,19 +1060,44 @@ class Database:
         fields = _budgets(timeout, max_nodes, memory_mib)
         return _outcome(SolveResult, self._native.query(position, bool(winning), fields))
 
+    def __reduce__(self):
+        # Pickled as its folder's absolute path: unpickling opens it again (another process of
+        # this machine, a pool's worker), and refuses a folder that holds another game by then.
+        return (_reopen, (Database, _os.path.abspath(self.path), self._identity()))
+
+    def _identity(self):
+        return (self.game,)
+
     def __repr__(self):
         return f"xo.Database({str(self.path)!r})"
 
 
 class Book:
     """An opening book of a gravity game (``xo book GAME --depth D`` writes one): the exact
-    score of every position of its first moves, for ``solve(..., book=...)`` to consult."""
+    score of every position of its first moves, for ``solve(..., book=...)`` to consult. A book
+    pickles as its file's path: unpickling reads the file again, which must hold the same book.
+
+    >>> import pickle                                             # doctest: +SKIP
+    >>> book = Book("connect-5-4-4.book")   # xo book connect:5,4,4 --depth 4  # doctest: +SKIP
+    >>> solve("connect:5,4,4", book=pickle.loads(pickle.dumps(book))).value  # doctest: +SKIP
+    'draw'
+    """
 
     def __init__(self, path):
+        self._path = _path(path, "the book file")
         try:
-            self._native = _xo.Book(_os.fspath(path))
+            self._native = _xo.Book(self._path)
         except ValueError as e:
             raise BadInput(str(e)) from None
+
+    @property
+    def path(self):
+        """The book file it was read from.
+
+        >>> Book("c.book").path    # doctest: +SKIP
+        'c.book'
+        """
+        return self._path
 
     @property
     def game(self):
@@ -611,5 +1112,83 @@ class Book:
     def __len__(self):
         return len(self._native)
 
+    def __reduce__(self):
+        # Pickled as its file's absolute path: unpickling reads it again, and refuses a file
+        # that holds another book by then (another board, depth or size).
+        return (_reopen, (Book, _os.path.abspath(self._path), self._identity()))
+
+    def _identity(self):
+        return (self.game, self.depth, len(self))
+
     def __repr__(self):
         return f"xo.Book(game={self.game!r}, depth={self.depth}, positions={len(self)})"
+
+
+def _build_game(game):
+    """The game of a build as the command takes it: a name or a rules file's path."""
+    if isinstance(game, Game):
+        if "game" not in game._fields:
+            raise BadInput("a game read from a rules file is built from the file: give its path")
+        return game._fields["game"]
+    if isinstance(game, (str, _os.PathLike)):
+        return _os.fspath(game)
+    raise BadInput(f"game must be a name, a rules file or an xo.Game, not {game!r}")
+
+
+def _built(outcome):
+    """The summary of a build, or the exception."""
+    code, text, message = outcome
+    if code == 0:
+        return text
+    if code == 2:
+        raise BadInput(message)
+    raise OverBudget(message, None, _json.loads(text) if text else None)
+
+
+def build_database(game, path, *, timeout=None, max_nodes=None, memory_mib=None, threads=None):
+    """Strong-solves ``game`` from the empty board into the folder ``path`` and opens it: the
+    :class:`Database` of every position, as ``xo solve GAME --strong --db DIR`` writes it (the
+    same code: tier by tier, each file checked and committed atomically, a folder of another game
+    refused, a stopped build resumed by the next call). ``game`` is a name, a rules file's path
+    or an :class:`Game` of a name. Budgets as for :func:`solve` (the whole build within them;
+    ``threads``: every core by default); over one it raises :class:`OverBudget` with the tiers
+    done kept, and Ctrl-C stops it.
+
+    >>> import tempfile
+    >>> db = build_database("tictactoe", tempfile.mkdtemp() + "/ttt")
+    >>> db.query("XX.OO....").value == solve("tictactoe", "XX.OO....").value
+    True
+    """
+    fields = _budgets(timeout, max_nodes, memory_mib, threads)
+    _built(_xo.build_database(_build_game(game), _path(path, "the folder"), fields))
+    return Database(path)
+
+
+def build_book(game, path, depth, *, timeout=None, max_nodes=None, memory_mib=None):
+    """Builds the opening book of a gravity game to ``depth`` moves into the file ``path`` and
+    reads it: the :class:`Book` of the exact score of every position of its first ``depth``
+    moves, as ``xo book GAME --depth D --out FILE`` writes it (the same code: a journal beside the
+    file while it runs, so a stopped or killed build resumes; a book of another board or depth
+    at ``path`` refused). Budgets as for :func:`solve`; over one it raises :class:`OverBudget`
+    (the positions solved kept for the next call), and Ctrl-C stops it.
+
+    >>> import tempfile
+    >>> book = build_book("connect:4,4,3", tempfile.mkdtemp() + "/c443.book", 3)
+    >>> book.depth, solve("connect:4,4,3", book=book).value
+    (3, 'win')
+    """
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise BadInput(f"depth must be a whole number of moves (0 to 63), not {depth!r}")
+    fields = _budgets(timeout, max_nodes, memory_mib)
+    _built(_xo.build_book(_build_game(game), _path(path, "the book file"), min(depth, 64), fields))
+    return Book(path)
+
+
+def _reopen(kind, path, identity):
+    """A pickled :class:`Database` or :class:`Book`, opened again from its path and checked to
+    be the same one."""
+    opened = kind(path)
+    if opened._identity() != identity:
+        raise BadInput(f"{path} changed since it was pickled: it was {identity}, it is "
+                       f"{opened._identity()}")
+    return opened

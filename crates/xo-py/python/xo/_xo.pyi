@@ -4,7 +4,9 @@ from os import PathLike
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Optional, Tuple, Union, final
 
-__all__ = ["ask", "ask_many", "describe_game", "Database", "Book", "CORES"]
+__all__ = [
+    "ask", "ask_many", "describe_game", "build_database", "build_book", "Database", "Book", "CORES",
+]
 
 CORES: int
 
@@ -19,6 +21,10 @@ def ask_many(
     columns: bool = False,
 ) -> Tuple[int, Any, str, int]: ...
 def describe_game(fields: Mapping[str, Any]) -> _Outcome: ...
+def build_database(game: str, path: Union[str, PathLike[str]], fields: Mapping[str, Any]) -> _Outcome: ...
+def build_book(
+    game: str, path: Union[str, PathLike[str]], depth: int, fields: Mapping[str, Any]
+) -> _Outcome: ...
 
 @final
 class Database:
