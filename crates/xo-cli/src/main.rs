@@ -70,6 +70,11 @@ enum Command {
         /// answers).
         #[arg(long, conflicts_with_all = ["value_only", "no_moves"])]
         line: bool,
+        /// Tell each side's threats (the empty cells that would complete a line, by row parity,
+        /// those playable at once) and who holds the parity (gravity games: Connect Four's
+        /// family).
+        #[arg(long)]
+        threats: bool,
         /// Strong-solve the whole game into the database folder given by --db (every position,
         /// tier by tier; a re-run resumes from the tiers already written).
         #[arg(long, requires = "db")]
@@ -349,6 +354,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             winning,
             no_moves,
             line,
+            threats,
             ref book,
             no_book,
             ..
@@ -360,13 +366,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             || winning
             || no_moves
             || line
+            || threats
             || book.is_some()
             || no_book =>
         {
             anyhow::bail!(
                 "--strong solves the whole game from the empty board into --db (every position, \
                  on --threads threads); it takes no POSITION, --moves, --lines, --json, --value-only, \
-                 --winning, --no-moves, --line, --book or --no-book (ask the database with xo query)"
+                 --winning, --no-moves, --line, --threats, --book or --no-book (ask the database with \
+                 xo query)"
             );
         }
         Command::Solve { at, strong: true, db: Some(db), distributed: true, budget, .. } => {
@@ -408,6 +416,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             winning,
             no_moves,
             line,
+            threats,
             budget,
             book,
             no_book,
@@ -418,6 +427,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let request = &mut ask.request;
             (request.value_only, request.winning, request.no_moves, request.line) =
                 (value_only, winning, no_moves, line);
+            request.threats = threats;
             // The core's thread policy clamps this to the cores (every core when not given).
             request.threads = threads.map(usize::from);
             request.book = book.as_ref().map(|b| b.display().to_string());

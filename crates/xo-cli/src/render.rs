@@ -176,6 +176,9 @@ fn render_solve(query: &Query, r: &SolveReport) -> String {
             }
         }
     }
+    if let Some(t) = &r.threats {
+        out.push_str(&threats_text(t));
+    }
     if let Some(note) = &r.note {
         out.push_str(&format!("note: {note}\n"));
     }
@@ -216,4 +219,42 @@ fn render_check(r: &CheckReport) -> String {
         (Some(false), None) => "unreachable\n".into(),
         (None, reason) => format!("unknown: {}\n", reason.as_deref().unwrap_or("")),
     }
+}
+
+/// The threats of a solve report as text: each side's cells (odd and even rows, those playable
+/// now) and who holds the parity.
+///
+/// ```
+/// use xo_core::query::{answer, Answer};
+/// use xo_core::request::Request;
+/// use xo_core::threads::Runner;
+/// let mut r = Request::new("connect4").columns("445566");
+/// r.threats = true;
+/// r.no_moves = true;
+/// let q = r.prepare(&[], Runner::Pool).unwrap();
+/// let Answer::Solve(report) = answer(&q, &Default::default()).unwrap() else { panic!() };
+/// let text = xo_cli::render::threats_text(report.threats.as_ref().unwrap());
+/// assert!(text.starts_with("threats of the first player: c1 g1 (odd rows 2, even rows 0; playable now: c1 g1)\n"), "{text}");
+/// ```
+pub fn threats_text(t: &xo_core::query::Threats) -> String {
+    let side = |name: &str, s: &xo_core::query::SideThreats| {
+        if s.cells.is_empty() {
+            return format!("threats of the {name}: none\n");
+        }
+        let playable =
+            if s.playable.is_empty() { "none".to_string() } else { s.playable.join(" ") };
+        format!(
+            "threats of the {name}: {} (odd rows {}, even rows {}; playable now: {playable})\n",
+            s.cells.join(" "),
+            s.odd,
+            s.even
+        )
+    };
+    let mut out = side("first player", &t.first) + &side("second player", &t.second);
+    if let Some(parity) = t.parity {
+        out.push_str(&format!(
+            "parity (first player's odd-row threats, second player's even-row ones): {parity}\n"
+        ));
+    }
+    out
 }

@@ -536,3 +536,31 @@ fn without_the_serve_feature_serve_and_page_are_refused_by_name() {
     assert!(help.contains("serve") && help.contains("page"), "{help}");
     bad_input(&["serve", "--no-such-flag"], "--no-such-flag");
 }
+
+/// `--threats` (#45): X threatens c1 and g1 (both playable, on the odd row 1), O c2 and g2 (even
+/// row 2, not playable yet): each holds threats on its own parity of rows. Refused where the
+/// gravity engine does not answer.
+#[test]
+fn threats_name_the_cells_rows_and_parity() {
+    let v = json(&["solve", "connect4", "--moves", "445566", "--threats", "--no-moves", "--json"]);
+    let t = &v["threats"];
+    assert_eq!(t["first"]["cells"], serde_json::json!(["c1", "g1"]));
+    assert_eq!(t["first"]["playable"], serde_json::json!(["c1", "g1"]));
+    assert_eq!((t["first"]["odd"].as_u64(), t["first"]["even"].as_u64()), (Some(2), Some(0)));
+    assert_eq!(t["second"]["cells"], serde_json::json!(["c2", "g2"]));
+    assert_eq!(t["second"]["playable"], serde_json::json!([]));
+    assert_eq!(t["parity"], "both");
+    // On a board of five rows there is no parity rule to tell.
+    let odd = json(&["solve", "connect:5,5,3", "--moves", "2233", "--threats", "--json"]);
+    assert!(odd["threats"]["parity"].is_null() && odd["threats"]["first"]["cells"].is_array());
+    let text =
+        String::from_utf8(xo(&["solve", "connect4", "--moves", "445566", "--threats"]).stdout)
+            .unwrap();
+    assert!(
+        text.contains(
+            "threats of the second player: c2 g2 (odd rows 0, even rows 2; playable now: none)"
+        ),
+        "{text}"
+    );
+    bad_input(&["solve", "tictactoe", "--threats"], "threats are told for gravity games");
+}

@@ -132,6 +132,9 @@ pub struct Request {
     /// that tell remoteness: the search of small boards and the gravity engine).
     #[serde(skip_serializing_if = "is_false")]
     pub line: bool,
+    /// `solve`, gravity games: each side's threats and who holds the parity.
+    #[serde(skip_serializing_if = "is_false")]
+    pub threats: bool,
     /// `count`: also split the games by length.
     #[serde(skip_serializing_if = "is_false")]
     pub by_length: bool,
@@ -182,7 +185,7 @@ fn is_solve(a: &Ask) -> bool {
 /// ```
 /// assert!(xo_core::request::FIELDS.contains(&"move"));
 /// ```
-pub const FIELDS: [&str; 20] = [
+pub const FIELDS: [&str; 21] = [
     "game",
     "rules",
     "position",
@@ -192,6 +195,7 @@ pub const FIELDS: [&str; 20] = [
     "no_moves",
     "winning",
     "line",
+    "threats",
     "by_length",
     "dense",
     "upto",
@@ -341,6 +345,7 @@ impl Request {
                 "no_moves" => r.no_moves = flag()?,
                 "winning" => r.winning = flag()?,
                 "line" => r.line = flag()?,
+                "threats" => r.threats = flag()?,
                 "by_length" => r.by_length = flag()?,
                 "dense" => r.dense = flag()?,
                 "upto" => r.upto = Some(number()?),
@@ -385,13 +390,14 @@ impl Request {
             ("no_moves", self.no_moves),
             ("winning", self.winning),
             ("line", self.line),
+            ("threats", self.threats),
             ("by_length", self.by_length),
             ("dense", self.dense),
             ("upto", self.upto.is_some()),
             ("move", self.play.is_some()),
         ];
         let fits: &[&str] = match self.question {
-            Ask::Solve => &["value_only", "no_moves", "winning", "line"],
+            Ask::Solve => &["value_only", "no_moves", "winning", "line", "threats"],
             Ask::Count => &["by_length", "dense"],
             Ask::Grundy => &["upto"],
             Ask::After => &["move"],
@@ -529,7 +535,14 @@ impl Request {
         if self.line {
             check_line(&query)?;
         }
-        Ok(query.with_lines(self.line))
+        if self.threats && query.engine() != Engine::Gravity {
+            return Err(InputError::Unsupported(format!(
+                "threats are told for gravity games with own marks and k in a row (Connect \
+                 Four's family), which the gravity engine answers; not {}",
+                query.game().name()
+            )));
+        }
+        Ok(query.with_lines(self.line).with_threats(self.threats))
     }
 }
 

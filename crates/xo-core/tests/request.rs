@@ -310,6 +310,7 @@ fn a_request_has_the_same_fields_in_json_and_in_text_parameters() {
         no_moves: true,
         winning: true,
         line: true,
+        threats: true,
         by_length: true,
         dense: true,
         upto: Some(1),

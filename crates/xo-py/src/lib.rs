@@ -118,6 +118,7 @@ fn request(fields: &Bound<'_, PyDict>) -> Result<Request, String> {
             "no_moves" => r.no_moves = flag()?,
             "winning" => r.winning = flag()?,
             "line" => r.line = flag()?,
+            "threats" => r.threats = flag()?,
             "by_length" => r.by_length = flag()?,
             "dense" => r.dense = flag()?,
             "no_book" => r.no_book = flag()?,

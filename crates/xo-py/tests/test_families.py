@@ -148,3 +148,20 @@ def test_lines_equal_the_command_and_are_as_long_as_the_remoteness(game, positio
         assert len(m.line) == m.remoteness
     with pytest.raises(xo.BadInput, match="remoteness"):
         xo.solve("treblecross:200", line=True)
+
+
+@pytest.mark.parametrize("game, moves", [
+    ("connect4", "445566"),
+    ("connect4", "4453"),
+    ("connect:5,4,3", "3322"),
+])
+def test_threats_equal_the_command(game, moves):
+    # Each side's threats and who holds the parity (issue #45), as `xo solve --threats --json`.
+    r = xo.solve(game, moves=moves, threats=True, no_moves=True)
+    assert r.to_dict() == xo_json("solve", game, "--moves", moves, "--threats", "--no-moves")
+    t = r.threats
+    for side in (t.first, t.second):
+        assert side.odd + side.even == len(side.cells)
+        assert set(side.playable) <= set(side.cells)
+    with pytest.raises(xo.BadInput, match="gravity"):
+        xo.solve("tictactoe", threats=True)

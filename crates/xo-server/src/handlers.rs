@@ -277,8 +277,17 @@ async fn ask(
 
 /// `GET /api/solve?game=G&position=P`: what `xo solve G P --json` prints.
 pub async fn solve(State(state): Shared, request: Request) -> Response {
-    let names =
-        ["game", "position", "moves", "winning", "value_only", "no_moves", "line", "threads"];
+    let names = [
+        "game",
+        "position",
+        "moves",
+        "winning",
+        "value_only",
+        "no_moves",
+        "line",
+        "threats",
+        "threads",
+    ];
     ask(state, request, "/api/solve", &names, Some(Ask::Solve)).await
 }
 

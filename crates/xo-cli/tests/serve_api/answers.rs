@@ -47,6 +47,13 @@ fn every_endpoint_answers_as_the_command_does() {
         &[("game", "connect4"), ("moves", "44455554221"), ("line", "1")],
         &["solve", "connect4", "--moves", "44455554221", "--json", "--line"],
     );
+    // Each side's threats and the parity (#45).
+    same_as_cli(
+        s,
+        "solve",
+        &[("game", "connect4"), ("moves", "4455662"), ("threats", "1")],
+        &["solve", "connect4", "--moves", "4455662", "--json", "--threats"],
+    );
     same_as_cli(
         s,
         "solve",

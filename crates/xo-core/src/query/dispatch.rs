@@ -14,6 +14,7 @@ use super::report::{
 };
 use super::sequence::sequence;
 use super::solve;
+use super::threats;
 use crate::budget::{Meter, Stopped};
 use crate::rules::player_to_move;
 
@@ -37,6 +38,13 @@ pub fn answer(query: &Query, meter: &Meter) -> Result<Answer, Stopped> {
             let mut report = solve::solve(query, solver, *asked, meter)?;
             if query.lines() {
                 line::add_lines(query, &mut report, meter)?;
+            }
+            if query.threats() {
+                report.threats = match solver {
+                    plan::Solver::Gravity64(input) => Some(threats::of(input)),
+                    plan::Solver::Gravity128(input) => Some(threats::of(input)),
+                    _ => None,
+                };
             }
             Ok(Answer::Solve(report))
         }
@@ -149,6 +157,7 @@ impl Query {
             nim_sum: None,
             winning_moves: None,
             heap_moves: None,
+            threats: None,
             engine: self.engine().name(),
             note: None,
             reason: None,

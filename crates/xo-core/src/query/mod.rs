@@ -40,6 +40,7 @@ mod question;
 mod report;
 mod sequence;
 mod solve;
+mod threats;
 
 pub use deepening::LOOK_AHEAD_NODES;
 pub use describe::{describe, presets, GameInfo, Removal};
@@ -58,3 +59,4 @@ pub use report::{
 };
 pub use sequence::{SequenceReport, UnknownSequence, MAX_UPTO};
 pub use solve::from_database;
+pub use threats::{cell_name, SideThreats, Threats};

@@ -74,6 +74,8 @@ pub struct Query {
     plan: Plan,
     threads: usize,
     lines: bool,
+    /// Whether the answer tells each side's threats (gravity games).
+    threats: bool,
     /// Stored values of the game's octal game, for positions (not for the `grundy` question,
     /// which computes the sequence).
     stored: Option<std::sync::Arc<crate::solve::grundy::StoredSequence>>,
@@ -95,8 +97,17 @@ impl Query {
             Game::Octal(octal) => octal_plan(&game, octal, source, question, mv)?,
             Game::Placement(rules) => placement_plan(&game, rules, source, question, mv)?,
         };
-        Ok(Query { game, subject, question, plan, threads: 1, lines: false, stored: None }
-            .with_threads(1))
+        Ok(Query {
+            game,
+            subject,
+            question,
+            plan,
+            threads: 1,
+            lines: false,
+            threats: false,
+            stored: None,
+        }
+        .with_threads(1))
     }
 
     /// The same query, answered with an opening book where the engine takes one (the gravity
@@ -165,6 +176,19 @@ impl Query {
     pub(crate) fn with_lines(mut self, lines: bool) -> Query {
         self.lines = lines;
         self
+    }
+
+    /// The same query, its answer telling each side's threats and who holds the parity (see
+    /// [`Threats`](super::Threats)); [`Request::prepare`](crate::request::Request::prepare)
+    /// allows it only where the gravity engine answers.
+    pub(crate) fn with_threats(mut self, threats: bool) -> Query {
+        self.threats = threats;
+        self
+    }
+
+    /// Whether the answer tells each side's threats.
+    pub fn threats(&self) -> bool {
+        self.threats
     }
 
     /// Whether the answer gives each move's principal variation.

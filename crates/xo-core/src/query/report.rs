@@ -163,6 +163,10 @@ pub struct SolveReport {
     /// Marked best in JSON as [`SolveReport::moves`] are.
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "marked_best")]
     pub heap_moves: Option<Vec<HeapMoveReport>>,
+    /// For gravity games, when asked (`threats`): each side's threats and who holds the parity
+    /// (see [`Threats`](super::threats::Threats)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threats: Option<super::threats::Threats>,
     /// Which engine answered.
     pub engine: &'static str,
     /// Anything the reader should know (what the engine does not tell).

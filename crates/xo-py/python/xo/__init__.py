@@ -208,12 +208,12 @@ class SolveResult(Result):
     :meth:`Game.current_player`), ``value`` (``win``, ``draw``, ``loss`` for the player to move,
     ``unknown`` over budget), ``remoteness``, ``moves`` (each with ``move``, ``value``,
     ``remoteness``, and Pons' ``score`` under gravity), and for sums of heaps ``heap_values``,
-    ``nim_sum``, ``winning_moves``, ``heap_moves``."""
+    ``nim_sum``, ``winning_moves``, ``heap_moves``; ``threats`` when asked (gravity games)."""
 
     __slots__ = ()
     _fields = (
         "game", "position", "to_move", "value", "remoteness", "score", "moves", "heap_values",
-        "nim_sum", "winning_moves", "heap_moves", "engine", "note", "reason", "stopped",
+        "nim_sum", "winning_moves", "heap_moves", "threats", "engine", "note", "reason", "stopped",
     )
 
 
@@ -363,7 +363,8 @@ def _budgets(timeout, max_nodes, memory_mib, threads=None):
 
 
 def solve(game, position=None, *, moves=None, winning=False, value_only=False, no_moves=False,
-          line=False, timeout=None, max_nodes=None, memory_mib=None, threads=None, book=None, no_book=False):
+          line=False, threats=False, timeout=None, max_nodes=None, memory_mib=None, threads=None,
+          book=None, no_book=False):
     """Solves a position: its value for the player to move, remoteness (plies to the end under
     perfect play) and every move's value, as ``xo solve GAME POSITION --json`` reports it.
 
@@ -373,7 +374,9 @@ def solve(game, position=None, *, moves=None, winning=False, value_only=False, n
     moves, ``value_only`` reports only the value (fastest), ``no_moves`` value and remoteness.
     ``line`` gives each move's principal variation (``move.line``: the move, then perfect play
     to the end, as many moves as its remoteness; boards that the search or the gravity engine
-    answers).
+    answers). ``threats`` tells each side's threats (``threats.first.cells``: the empty cells
+    where its stone completes a line, ``odd``/``even`` rows, ``playable``) and who holds the
+    parity (``threats.parity``), for gravity games.
     Budgets: ``timeout`` (seconds, default 300), ``max_nodes`` (positions, default 10**11),
     ``memory_mib`` (default 2048); ``threads`` for the gravity engine (default: every core);
     ``book``: an :class:`Book` of the board (Connect Four's own book, which xo ships, is
@@ -389,10 +392,12 @@ def solve(game, position=None, *, moves=None, winning=False, value_only=False, n
     {'heap': 1, 'removed': 2, 'leaves': [1]}
     >>> solve("tictactoe", "XX.OO....", line=True).moves[0].line
     ['3']
+    >>> solve("connect4", moves="445566", no_moves=True, threats=True).threats.first.playable
+    ['c1', 'g1']
     """
     return _ask("solve", game, position, _budgets(timeout, max_nodes, memory_mib, threads), book,
                 moves=moves, winning=winning, value_only=value_only, no_moves=no_moves,
-                line=line, no_book=no_book)
+                line=line, threats=threats, no_book=no_book)
 
 
 def count(game, position=None, *, moves=None, by_length=False, dense=False, timeout=None,

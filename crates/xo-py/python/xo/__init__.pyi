@@ -57,6 +57,7 @@ class SolveResult(Result):
     nim_sum: Optional[int]
     winning_moves: Optional[List[Record]]
     heap_moves: Optional[List[Record]]
+    threats: Optional[Record]
     engine: str
     note: Optional[str]
     reason: Optional[str]
@@ -132,6 +133,7 @@ def solve(
     value_only: bool = False,
     no_moves: bool = False,
     line: bool = False,
+    threats: bool = False,
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
     memory_mib: Optional[int] = None,

@@ -651,7 +651,7 @@ fn mark_bytes(bytes: &mut [u8], g: &[Grundy], rest: usize, from: usize, to: usiz
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::grundy::nim_sequence_plain;
+    use crate::solve::grundy::plain::nim_sequence_plain;
 
     /// The sparse-space method's two ways of proving its candidate (the vectorised pass where a
     /// kernel runs, the scalar scan elsewhere) against the plain definition, on games with and
