@@ -33,15 +33,18 @@ const POLICY: &str = "default-src 'self'; script-src 'self' 'unsafe-inline' 'was
      worker-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:";
 
 /// Writes the page's files into `dir` (created when missing), ready for any static file host:
-/// with no xo server behind it the page answers every question in the browser. Each file goes
+/// with no xo server behind it the page answers every question in the browser. Beside them go
+/// the opening books xo ships ([`xo_store::book::shipped_files`]: `connect4.book`, 2.9 MB),
+/// which the page fetches only when a game that consults one is opened. Each file goes
 /// through the store's atomic writer: it replaces only a regular file (or none), never through a
 /// symbolic link, a FIFO or a device, and every name is checked before the first is written.
 ///
 /// ```
 /// let dir = std::env::temp_dir().join(format!("xo-page-doc-{}", std::process::id()));
 /// let written = xo_server::page::write_static(&dir).unwrap();
-/// assert_eq!(written.len(), 4);
+/// assert_eq!(written.len(), 5);
 /// assert!(dir.join("xo_wasm_bg.wasm").is_file());
+/// assert!(dir.join("connect4.book").is_file());
 /// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn write_static(
@@ -50,11 +53,16 @@ pub fn write_static(
     use std::io::Write;
     use xo_store::file::{check_output, AtomicFile};
     std::fs::create_dir_all(dir).map_err(|e| xo_store::StoreError::io("create", dir, e))?;
-    let paths: Vec<_> = FILES.iter().map(|(name, _, _)| dir.join(name)).collect();
+    let files: Vec<(&str, &[u8])> = FILES
+        .iter()
+        .map(|(name, _, bytes)| (*name, *bytes))
+        .chain(xo_store::book::shipped_files())
+        .collect();
+    let paths: Vec<_> = files.iter().map(|(name, _)| dir.join(name)).collect();
     for path in &paths {
         check_output(path)?;
     }
-    for (path, (_, _, bytes)) in paths.iter().zip(FILES) {
+    for (path, (_, bytes)) in paths.iter().zip(files) {
         let mut file = AtomicFile::create(path)?;
         file.write_all(bytes).map_err(|e| xo_store::StoreError::io("write", path, e))?;
         file.commit()?;

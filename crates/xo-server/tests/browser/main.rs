@@ -17,9 +17,11 @@
 //! the loud skip), [`page`] (driving the page and reading its board), [`expected`] (what the
 //! page should show, from `xo_core`), [`static_host`] (a plain file host for the static copy);
 //! the tests: [`with_server`] (play against the server in this process), [`without_server`]
-//! (the static copy, the WebAssembly core alone), [`defects`] (issue 21's defects) and
-//! [`fallback`] (the server stopping under the page, and replies beyond its budget).
+//! (the static copy, the WebAssembly core alone), [`book`] (the static copy's Connect Four book),
+//! [`defects`] (issue 21's defects) and [`fallback`] (the server stopping under the page, and
+//! replies beyond its budget).
 
+mod book;
 mod defects;
 mod driver;
 mod expected;
