@@ -70,15 +70,31 @@ pub fn write_static(
     Ok(paths)
 }
 
+/// The page file's mark that no server serves it (a static copy answers in the browser).
+pub const STATIC_MARK: &str = r#"<meta name="xo-server" content="no">"#;
+
+/// The mark of the page as the server serves it: the page asks the server, with no probe.
+pub const SERVER_MARK: &str = r#"<meta name="xo-server" content="yes">"#;
+
+/// The page as the server serves it: [`INDEX`] with [`STATIC_MARK`] turned into
+/// [`SERVER_MARK`] (the test `page_is_marked` checks the page has the mark once).
+pub fn served_index() -> &'static str {
+    static SERVED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SERVED.get_or_init(|| INDEX.replacen(STATIC_MARK, SERVER_MARK, 1))
+}
+
 fn file(name: &str) -> Response {
-    match FILES.iter().find(|(n, _, _)| *n == name) {
-        Some((_, kind, bytes)) => (
+    let served = FILES.iter().find(|(n, _, _)| *n == name).map(|(n, kind, bytes)| {
+        (*kind, if *n == "index.html" { served_index().as_bytes() } else { bytes })
+    });
+    match served {
+        Some((kind, bytes)) => (
             [
-                (header::CONTENT_TYPE, *kind),
+                (header::CONTENT_TYPE, kind),
                 (header::CACHE_CONTROL, "no-cache"),
                 (header::CONTENT_SECURITY_POLICY, POLICY),
             ],
-            *bytes,
+            bytes,
         )
             .into_response(),
         None => (StatusCode::NOT_FOUND, "no such file").into_response(),
@@ -103,4 +119,16 @@ pub async fn glue() -> Response {
 /// `GET /xo_wasm_bg.wasm`: the WebAssembly core.
 pub async fn wasm() -> Response {
     file("xo_wasm_bg.wasm")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn page_is_marked() {
+        use super::*;
+        assert_eq!(INDEX.matches(STATIC_MARK).count(), 1, "the page file says no server once");
+        assert!(!INDEX.contains(SERVER_MARK));
+        assert_eq!(served_index().matches(SERVER_MARK).count(), 1);
+        assert!(!served_index().contains(STATIC_MARK));
+    }
 }

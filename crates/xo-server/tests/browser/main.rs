@@ -18,10 +18,12 @@
 //! page should show, from `xo_core`), [`static_host`] (a plain file host for the static copy);
 //! the tests: [`with_server`] (play against the server in this process), [`without_server`]
 //! (the static copy, the WebAssembly core alone), [`book`] (the static copy's Connect Four book),
+//! [`console`] (no console error on loading any game, both ways),
 //! [`defects`] (issue 21's defects) and [`fallback`] (the server stopping under the page, and
 //! replies beyond its budget).
 
 mod book;
+mod console;
 mod defects;
 mod driver;
 mod expected;
