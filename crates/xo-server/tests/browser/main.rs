@@ -18,7 +18,8 @@
 //! page should show, from `xo_core`), [`static_host`] (a plain file host for the static copy);
 //! the tests: [`with_server`] (play against the server in this process), [`without_server`]
 //! (the static copy, the WebAssembly core alone), [`book`] (the static copy's Connect Four book),
-//! [`console`] (no console error on loading any game, both ways),
+//! [`console`] (no console error on loading any game, both ways), [`replies`] (the computer's
+//! reply within 2 s on every game, both ways),
 //! [`defects`] (issue 21's defects) and [`fallback`] (the server stopping under the page, and
 //! replies beyond its budget).
 
@@ -29,6 +30,7 @@ mod driver;
 mod expected;
 mod fallback;
 mod page;
+mod replies;
 mod static_host;
 mod with_server;
 mod without_server;
