@@ -35,7 +35,10 @@ pub async fn wait_for(
 ) -> Value {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        let v = c.execute(script, vec![]).await.expect("run a script in the page");
+        let v = c
+            .execute(script, vec![])
+            .await
+            .unwrap_or_else(|e| panic!("run a script in the page, waiting for {what}: {e}"));
         if ready(&v) {
             return v;
         }
