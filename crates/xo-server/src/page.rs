@@ -13,6 +13,10 @@ pub const INDEX: &str = include_str!("../page/index.html");
 /// The worker script that runs the WebAssembly core.
 pub const WORKER: &str = include_str!("../page/worker.js");
 
+/// The page's study tools (the game record, lines, count, check, nim-sequence): a classic
+/// script beside the page's own.
+pub const STUDY: &str = include_str!("../page/study.js");
+
 /// wasm-bindgen's glue for the WebAssembly core (a classic script, for the worker).
 pub const GLUE: &str = include_str!("../page/xo_wasm.js");
 
@@ -20,8 +24,9 @@ pub const GLUE: &str = include_str!("../page/xo_wasm.js");
 pub const WASM: &[u8] = include_bytes!("../page/xo_wasm_bg.wasm");
 
 /// Every file of the page: its name (relative to the page), media type and bytes.
-pub const FILES: [(&str, &str, &[u8]); 4] = [
+pub const FILES: [(&str, &str, &[u8]); 5] = [
     ("index.html", "text/html; charset=utf-8", INDEX.as_bytes()),
+    ("study.js", "text/javascript; charset=utf-8", STUDY.as_bytes()),
     ("worker.js", "text/javascript; charset=utf-8", WORKER.as_bytes()),
     ("xo_wasm.js", "text/javascript; charset=utf-8", GLUE.as_bytes()),
     ("xo_wasm_bg.wasm", "application/wasm", WASM),
@@ -42,7 +47,7 @@ const POLICY: &str = "default-src 'self'; script-src 'self' 'unsafe-inline' 'was
 /// ```
 /// let dir = std::env::temp_dir().join(format!("xo-page-doc-{}", std::process::id()));
 /// let written = xo_server::page::write_static(&dir).unwrap();
-/// assert_eq!(written.len(), 5);
+/// assert_eq!(written.len(), 6);
 /// assert!(dir.join("xo_wasm_bg.wasm").is_file());
 /// assert!(dir.join("connect4.book").is_file());
 /// std::fs::remove_dir_all(&dir).unwrap();
@@ -104,6 +109,11 @@ fn file(name: &str) -> Response {
 /// `GET /`: the page.
 pub async fn index() -> Response {
     file("index.html")
+}
+
+/// `GET /study.js`: the page's study tools.
+pub async fn study() -> Response {
+    file("study.js")
 }
 
 /// `GET /worker.js`: the worker that runs the WebAssembly core.

@@ -19,7 +19,7 @@
 //! the tests: [`with_server`] (play against the server in this process), [`without_server`]
 //! (the static copy, the WebAssembly core alone), [`book`] (the static copy's Connect Four book),
 //! [`console`] (no console error on loading any game, both ways), [`replies`] (the computer's
-//! reply within 2 s on every game, both ways),
+//! reply within 2 s on every game, both ways), [`study`] (the study tools against the core),
 //! [`defects`] (issue 21's defects) and [`fallback`] (the server stopping under the page, and
 //! replies beyond its budget).
 
@@ -32,6 +32,7 @@ mod fallback;
 mod page;
 mod replies;
 mod static_host;
+mod study;
 mod with_server;
 mod without_server;
 
