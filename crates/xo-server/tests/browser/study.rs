@@ -1,4 +1,5 @@
-//! The page's study tools (issue 45), with the server and with none: the game record in (a
+//! The page's study tools (issue 45), with the server and with none: each move's remoteness
+//! and delta-remoteness in the move history; the game record in (a
 //! pasted move string sets the position, a bad one is refused naming its move) and out (the
 //! record of the moves played); each move's line of perfect play; the count and the check of
 //! the position shown; an octal game's nim-sequence. Every answer shown is compared with the
@@ -73,7 +74,43 @@ fn shown_fields_but(shown: &Value, want: &Value, except: &str, what: &str) {
     assert_fields(&shown, want, &["game"], what);
 }
 
+/// The move history's remoteness and delta against the core's report of each position a move
+/// was played in: the move's remoteness, and its remoteness less the best move's when both have
+/// the same value (none for a mistake of value).
+async fn history_remoteness(c: &Client, origin: &str, game: &str, moves: &[&str]) {
+    open(c, origin, &format!("game={game}&moves={}", moves.join("+"))).await;
+    let shown = wait_for(
+        c,
+        "every move's remoteness",
+        "return Array.from(document.querySelectorAll('#moves .mvl')).map(b => [b.dataset.remoteness || null, b.dataset.delta || null, b.textContent])",
+        |v| v.as_array().is_some_and(|a| a.len() == moves.len() && a.iter().all(|m| !m[0].is_null())),
+    )
+    .await;
+    let mut position = core_ask(json!({"game": game, "question": "moves"}))["position"].clone();
+    for (i, mv) in moves.iter().enumerate() {
+        let report = core_ask(json!({"game": game, "position": position}));
+        let all = report["moves"].as_array().unwrap();
+        let played = all.iter().find(|m| m["move"] == *mv).unwrap();
+        let best = all.iter().find(|m| m["best"] == true).unwrap();
+        let delta = (best["value"] == played["value"]).then(|| {
+            (played["remoteness"].as_i64().unwrap() - best["remoteness"].as_i64().unwrap())
+                .to_string()
+        });
+        let what = format!("{game} move {} ({mv}): {}", i + 1, shown[i]);
+        assert_eq!(shown[i][0], played["remoteness"].to_string(), "{what}");
+        assert_eq!(shown[i][1], json!(delta), "{what}");
+        position =
+            core_ask(json!({"game": game, "position": position, "question": "after", "move": mv}))
+                ["after"]
+                .clone();
+    }
+}
+
 async fn tools(c: &Client, origin: &str, core: &str) {
+    // The move history: each move's remoteness and delta (a slow win, a mistake, best moves).
+    history_remoteness(c, origin, "tictactoe", &["1", "2", "5", "3", "9"]).await;
+    history_remoteness(c, origin, "connect:5,4,4", &["3", "3", "1", "2", "5"]).await;
+
     // The record out: the moves played, as the command takes them.
     open(c, origin, "game=tictactoe&moves=1+5").await;
     board_at(c, "X...O....").await;
