@@ -42,6 +42,7 @@ pub fn app(config: Config) -> Router {
     Router::new()
         .route("/", get(page::index))
         .route("/study.js", get(page::study))
+        .route("/editor.js", get(page::editor))
         .route("/worker.js", get(page::worker))
         .route("/xo_wasm.js", get(page::glue))
         .route("/xo_wasm_bg.wasm", get(page::wasm))

@@ -17,6 +17,9 @@ pub const WORKER: &str = include_str!("../page/worker.js");
 /// script beside the page's own.
 pub const STUDY: &str = include_str!("../page/study.js");
 
+/// The page's position editor: a classic script beside the page's own.
+pub const EDITOR: &str = include_str!("../page/editor.js");
+
 /// wasm-bindgen's glue for the WebAssembly core (a classic script, for the worker).
 pub const GLUE: &str = include_str!("../page/xo_wasm.js");
 
@@ -24,9 +27,10 @@ pub const GLUE: &str = include_str!("../page/xo_wasm.js");
 pub const WASM: &[u8] = include_bytes!("../page/xo_wasm_bg.wasm");
 
 /// Every file of the page: its name (relative to the page), media type and bytes.
-pub const FILES: [(&str, &str, &[u8]); 5] = [
+pub const FILES: [(&str, &str, &[u8]); 6] = [
     ("index.html", "text/html; charset=utf-8", INDEX.as_bytes()),
     ("study.js", "text/javascript; charset=utf-8", STUDY.as_bytes()),
+    ("editor.js", "text/javascript; charset=utf-8", EDITOR.as_bytes()),
     ("worker.js", "text/javascript; charset=utf-8", WORKER.as_bytes()),
     ("xo_wasm.js", "text/javascript; charset=utf-8", GLUE.as_bytes()),
     ("xo_wasm_bg.wasm", "application/wasm", WASM),
@@ -47,7 +51,7 @@ const POLICY: &str = "default-src 'self'; script-src 'self' 'unsafe-inline' 'was
 /// ```
 /// let dir = std::env::temp_dir().join(format!("xo-page-doc-{}", std::process::id()));
 /// let written = xo_server::page::write_static(&dir).unwrap();
-/// assert_eq!(written.len(), 6);
+/// assert_eq!(written.len(), 7);
 /// assert!(dir.join("xo_wasm_bg.wasm").is_file());
 /// assert!(dir.join("connect4.book").is_file());
 /// std::fs::remove_dir_all(&dir).unwrap();
@@ -114,6 +118,11 @@ pub async fn index() -> Response {
 /// `GET /study.js`: the page's study tools.
 pub async fn study() -> Response {
     file("study.js")
+}
+
+/// `GET /editor.js`: the page's position editor.
+pub async fn editor() -> Response {
+    file("editor.js")
 }
 
 /// `GET /worker.js`: the worker that runs the WebAssembly core.

@@ -18,7 +18,7 @@
 //! page should show, from `xo_core`), [`static_host`] (a plain file host for the static copy);
 //! the tests: [`with_server`] (play against the server in this process), [`without_server`]
 //! (the static copy, the WebAssembly core alone), [`book`] (the static copy's Connect Four book),
-//! [`autoplay`] (the computer against itself, and at random),
+//! [`autoplay`] (the computer against itself, and at random), [`editor`] (the position editor),
 //! [`console`] (no console error on loading any game, both ways), [`replies`] (the computer's
 //! reply within 2 s on every game, both ways), [`study`] (the study tools against the core),
 //! [`defects`] (issue 21's defects) and [`fallback`] (the server stopping under the page, and
@@ -29,6 +29,7 @@ mod book;
 mod console;
 mod defects;
 mod driver;
+mod editor;
 mod expected;
 mod fallback;
 mod page;
