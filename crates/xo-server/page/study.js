@@ -20,8 +20,14 @@ function studyUpdate() {
   if (document.activeElement !== rec) rec.value = studyRecord();
   $("grundytool").hidden = !isOctal();
   const out = $("studyout");
-  if (out.dataset.position !== curPos() || out.dataset.game !== S.desc.name) { out.textContent = ""; delete out.dataset.kind; }
+  if (out.dataset.position !== curPos() || out.dataset.game !== S.desc.name) {
+    // An answer about another position is not needed any more: its search is stopped.
+    if (STUDY.ctl) { STUDY.ctl.abort(); STUDY.ctl = null; }
+    out.textContent = "";
+    delete out.dataset.kind;
+  }
 }
+const STUDY = { ctl: null };
 // A record typed or pasted: its moves played from the history's start, each by the core; the
 // first that cannot be played is named and nothing changes.
 async function playRecord() {
@@ -80,13 +86,17 @@ async function study(kind, title, req, show) {
   out.dataset.game = game;
   out.dataset.kind = kind + "-asking";
   out.textContent = title + ": asking…";
+  if (STUDY.ctl) STUDY.ctl.abort();
+  const ctl = new AbortController();
+  STUDY.ctl = ctl;
   let answer;
-  try { answer = await coreAsk(Object.assign({ game }, req)); } catch (err) {
-    if (curPos() !== pos) return;
+  try { answer = await coreAsk(Object.assign({ game }, req), ctl.signal); } catch (err) {
+    if (err.name === "AbortError" || curPos() !== pos) return;
     out.dataset.kind = kind + "-error";
     out.textContent = title + ": " + err.message;
     return;
   }
+  if (STUDY.ctl === ctl) STUDY.ctl = null;
   if (curPos() !== pos || S.desc.name !== game) return;
   out.textContent = "";
   const h = document.createElement("h3");

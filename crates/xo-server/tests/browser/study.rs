@@ -199,6 +199,27 @@ async fn tools(c: &Client, origin: &str, core: &str) {
     assert_eq!(shown["text"], format!("Each move's line of perfect play: {message}"), "{core}");
 }
 
+/// A long study search (mnk:5,5,4's lines) is stopped when another game is opened: the browser's
+/// core answers the new game at once, not after the old search's budget.
+async fn long_study_is_stopped(c: &Client, origin: &str) {
+    open(c, origin, "game=mnk:5,5,4").await;
+    wait_for(c, "the board", READ_BOARD, |v| v["game"] == "mnk:5,5,4").await;
+    click(c, "#lines").await;
+    wait_for(
+        c,
+        "the lines asked",
+        "return document.getElementById('studyout').dataset.kind || null",
+        |v| v == "lines-asking",
+    )
+    .await;
+    let t0 = std::time::Instant::now();
+    click(c, r#"#gallery .game[data-game="tictactoe"]"#).await;
+    board_at(c, ".........").await;
+    assert!(t0.elapsed() < std::time::Duration::from_secs(5), "the study search held the core");
+    let out = c.execute("return document.getElementById('studyout').textContent", vec![]).await;
+    assert_eq!(out.unwrap(), "", "the old answer's place cleared");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn study_tools_agree_with_the_core() {
     if browser_missing() {
@@ -208,7 +229,9 @@ async fn study_tools_agree_with_the_core() {
     let c = connect(&driver).await;
     let dir = std::env::temp_dir().join(format!("xo-static-study-{}", std::process::id()));
     xo_server::page::write_static(&dir).unwrap();
-    tools(&c, &static_host(dir.clone()), "browser").await;
+    let origin = static_host(dir.clone());
+    tools(&c, &origin, "browser").await;
+    long_study_is_stopped(&c, &origin).await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(xo_server::serve(listener, xo_server::Config::default()));
