@@ -41,6 +41,7 @@ pub fn app(config: Config) -> Router {
     let state = Arc::new(handlers::AppState::new(config));
     Router::new()
         .route("/", get(page::index))
+        .route("/core.js", get(page::core))
         .route("/study.js", get(page::study))
         .route("/editor.js", get(page::editor))
         .route("/worker.js", get(page::worker))

@@ -13,6 +13,10 @@ pub const INDEX: &str = include_str!("../page/index.html");
 /// The worker script that runs the WebAssembly core.
 pub const WORKER: &str = include_str!("../page/worker.js");
 
+/// How the page asks xo's core (the server, or the WebAssembly core in its worker, with the
+/// static copy's books): a classic script loaded before the page's own.
+pub const CORE: &str = include_str!("../page/core.js");
+
 /// The page's study tools (the game record, lines, count, check, nim-sequence): a classic
 /// script beside the page's own.
 pub const STUDY: &str = include_str!("../page/study.js");
@@ -27,8 +31,9 @@ pub const GLUE: &str = include_str!("../page/xo_wasm.js");
 pub const WASM: &[u8] = include_bytes!("../page/xo_wasm_bg.wasm");
 
 /// Every file of the page: its name (relative to the page), media type and bytes.
-pub const FILES: [(&str, &str, &[u8]); 6] = [
+pub const FILES: [(&str, &str, &[u8]); 7] = [
     ("index.html", "text/html; charset=utf-8", INDEX.as_bytes()),
+    ("core.js", "text/javascript; charset=utf-8", CORE.as_bytes()),
     ("study.js", "text/javascript; charset=utf-8", STUDY.as_bytes()),
     ("editor.js", "text/javascript; charset=utf-8", EDITOR.as_bytes()),
     ("worker.js", "text/javascript; charset=utf-8", WORKER.as_bytes()),
@@ -51,7 +56,7 @@ const POLICY: &str = "default-src 'self'; script-src 'self' 'unsafe-inline' 'was
 /// ```
 /// let dir = std::env::temp_dir().join(format!("xo-page-doc-{}", std::process::id()));
 /// let written = xo_server::page::write_static(&dir).unwrap();
-/// assert_eq!(written.len(), 7);
+/// assert_eq!(written.len(), 8);
 /// assert!(dir.join("xo_wasm_bg.wasm").is_file());
 /// assert!(dir.join("connect4.book").is_file());
 /// std::fs::remove_dir_all(&dir).unwrap();
@@ -113,6 +118,11 @@ fn file(name: &str) -> Response {
 /// `GET /`: the page.
 pub async fn index() -> Response {
     file("index.html")
+}
+
+/// `GET /core.js`: how the page asks xo's core.
+pub async fn core() -> Response {
+    file("core.js")
 }
 
 /// `GET /study.js`: the page's study tools.

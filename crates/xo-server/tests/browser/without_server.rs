@@ -131,7 +131,7 @@ async fn page_works_without_a_server() {
     let started = Instant::now();
     let dir = std::env::temp_dir().join(format!("xo-static-{}", std::process::id()));
     let written = xo_server::page::write_static(&dir).unwrap();
-    assert_eq!(written.len(), 7);
+    assert_eq!(written.len(), 8);
     let origin = static_host(dir.clone());
     let driver = start_driver();
     let c = connect(&driver).await;
