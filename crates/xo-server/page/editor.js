@@ -5,7 +5,7 @@
 // check says it can arise in a legal game; otherwise the core's reason is shown and the game
 // is left as it was. (An octal game's heaps are typed in the position box.)
 "use strict";
-const EDIT = { cells: null };
+const EDIT = { cells: null, game: null };
 function editDraw() {
   const grid = $("editgrid"), d = S.desc;
   grid.textContent = "";
@@ -28,10 +28,11 @@ function editDraw() {
 }
 function editOpen(empty) {
   EDIT.cells = (empty ? S.desc.empty : curPos()).split("");
+  EDIT.game = S.desc.name;
   $("editor").hidden = false;
   editDraw();
 }
-function editClose() { EDIT.cells = null; $("editor").hidden = true; }
+function editClose() { EDIT.cells = null; EDIT.game = null; $("editor").hidden = true; }
 async function editUse() {
   const game = S.desc.name, pos = EDIT.cells.join("");
   let r;
@@ -51,8 +52,7 @@ async function editUse() {
 function editorUpdate() {
   if (!S.desc) return;
   $("edittool").hidden = isOctal();
-  if (EDIT.cells && EDIT.cells.length !== S.desc.empty.length) editClose();
-  if (isOctal()) editClose();
+  if (EDIT.cells && (EDIT.game !== S.desc.name || isOctal())) editClose();
 }
 $("edit").addEventListener("click", () => editOpen(false));
 $("editempty").addEventListener("click", () => editOpen(true));

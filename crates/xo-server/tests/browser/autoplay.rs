@@ -35,9 +35,12 @@ async fn autoplay(c: &Client, origin: &str, core: &str) {
 
     // At random: a legal move, said to be random.
     open(c, origin, "game=connect:5,4,4&mode=ai&side=second&opponent=random").await;
-    let r = wait_for(c, "the random reply", "return window.xoCore.replies()[0] || null", |v| {
-        !v.is_null()
-    })
+    let r = wait_for(
+        c,
+        "the random reply",
+        "return (window.xoCore && window.xoCore.replies()[0]) || null",
+        |v| !v.is_null(),
+    )
     .await;
     assert_eq!(r["random"], true, "{core}");
     let legal = core_ask(json!({"game": "connect:5,4,4", "question": "moves"}));

@@ -45,6 +45,14 @@ async fn editor(c: &Client, origin: &str) {
     click_cells(c, &[(0, 1), (4, 2)]).await;
     click(c, "#edituse").await;
     check_board(c, "tictactoe", "X...O....").await;
+    // Another game closes the editor (lol:8 and sos:8 have boards of one size, not one alphabet).
+    open(c, origin, "game=lol:8").await;
+    board_at(c, "........").await;
+    click(c, "#edit").await;
+    click(c, r#"#gallery .game[data-game="sos:8"]"#).await;
+    board_at(c, "........").await;
+    let hidden = c.execute("return document.getElementById('editor').hidden", vec![]).await;
+    assert_eq!(hidden.unwrap(), true, "the editor of another game left open");
     // Gravity: a stone over an empty cell refused.
     open(c, origin, "game=connect:5,4,4").await;
     board_at(c, &".".repeat(20)).await;

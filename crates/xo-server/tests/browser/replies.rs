@@ -13,8 +13,10 @@ use serde_json::{json, Value};
 
 /// The `n`-th reply the page made, once made.
 async fn reply(c: &Client, game: &str, n: usize) -> Value {
-    let script =
-        format!("const r = window.xoCore.replies(); return r.length > {n} ? r[{n}] : null");
+    // (window.xoCore is there once the page's scripts have run.)
+    let script = format!(
+        "const r = window.xoCore ? window.xoCore.replies() : []; return r.length > {n} ? r[{n}] : null"
+    );
     wait_for(c, &format!("{game}: reply {}", n + 1), &script, |v| !v.is_null()).await
 }
 
