@@ -206,9 +206,9 @@ enum Command {
     /// web page to play and study every game against perfect play (needs the `serve` feature,
     /// on by default).
     Serve(xo_cli::serve::ServeArgs),
-    /// Write a static copy of the web page (HTML, worker, the core in WebAssembly) that works
-    /// from any static file host with no xo server: it solves in the browser (needs the `serve`
-    /// feature, on by default).
+    /// Write a static copy of the web page (HTML and scripts, worker, the core in WebAssembly,
+    /// the Connect Four book) that works from any static file host with no xo server: it solves
+    /// in the browser (needs the `serve` feature, on by default).
     Page {
         /// The folder to write into (created when missing).
         #[arg(long, value_name = "DIR")]

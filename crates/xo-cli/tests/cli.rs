@@ -479,6 +479,10 @@ fn page_writes_a_static_copy() {
         let written = std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(written == bytes, "{name} is the page's own");
     }
+    for (name, bytes) in xo_store::book::shipped_files() {
+        let written = std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(written == bytes, "{name} is the book xo ships");
+    }
     let wasm = std::fs::read(dir.join("xo_wasm_bg.wasm")).unwrap();
     assert_eq!(&wasm[..4], b"\0asm");
     std::fs::remove_dir_all(&dir).unwrap();

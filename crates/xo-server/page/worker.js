@@ -1,6 +1,7 @@
 // xo's core in WebAssembly (crates/xo-wasm), answering the page's questions off its main
-// thread: one message {kind, text} at a time, answered with {out, ms} (out: the JSON the server
-// would answer, with its status) or {error}. The page ends a search by ending this worker.
+// thread: one message {kind, text} (or {kind: "book", bytes}: a book file's bytes) at a time,
+// answered with {out, ms} (out: the JSON the server would answer, with its status) or {error}.
+// The page ends a search by ending this worker.
 "use strict";
 importScripts("xo_wasm.js");
 const ready = wasm_bindgen({ module_or_path: "xo_wasm_bg.wasm" });
@@ -8,7 +9,8 @@ onmessage = async (ev) => {
   try {
     await ready;
     const t0 = performance.now();
-    const out = wasm_bindgen.xo(ev.data.kind, ev.data.text);
+    // A book's bytes (an ArrayBuffer) go to the core's own reader; every other call is text.
+    const out = ev.data.kind === "book" ? wasm_bindgen.book(new Uint8Array(ev.data.bytes)) : wasm_bindgen.xo(ev.data.kind, ev.data.text);
     postMessage({ out, ms: performance.now() - t0 });
   } catch (err) {
     postMessage({ error: "the browser's core failed: " + (err && err.message ? err.message : String(err)) });

@@ -5,8 +5,29 @@ let wasm_bindgen = (function(exports) {
     }
 
     /**
+     * The page's way to hand over a book file's bytes ([`load_book`]), answered as [`xo`] answers.
+     * @param {Uint8Array | number[]} bytes
+     * @returns {string}
+     */
+    function book(bytes) {
+        let deferred2_0;
+        let deferred2_1;
+        try {
+            const ptr0 = passArray8ToWasm0(bytes, wasm.__wbindgen_malloc);
+            const len0 = WASM_VECTOR_LEN;
+            const ret = wasm.book(ptr0, len0);
+            deferred2_0 = ret[0];
+            deferred2_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+        }
+    }
+    exports.book = book;
+
+    /**
      * The page's one entry point into the core: `kind` is `ask` (`text`: a request as JSON),
-     * `game` (`text`: a game's name) or `games`. Returns `{"status": S, "body": B}` where `B` is
+     * `game` (`text`: a game's name), `book_for` (`text`: a game's name; [`book_for`]) or `games`. Returns `{"status": S, "body": B}` where `B` is
      * the server's answer to the same question (JSON text) and `S` its status.
      * @param {string} kind
      * @param {string} text
@@ -106,6 +127,13 @@ let wasm_bindgen = (function(exports) {
 
     function isLikeNone(x) {
         return x === undefined || x === null;
+    }
+
+    function passArray8ToWasm0(arg, malloc) {
+        const ptr = malloc(arg.length * 1, 1) >>> 0;
+        getUint8ArrayMemory0().set(arg, ptr / 1);
+        WASM_VECTOR_LEN = arg.length;
+        return ptr;
     }
 
     function passStringToWasm0(arg, malloc, realloc) {

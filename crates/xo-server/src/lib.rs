@@ -41,6 +41,9 @@ pub fn app(config: Config) -> Router {
     let state = Arc::new(handlers::AppState::new(config));
     Router::new()
         .route("/", get(page::index))
+        .route("/core.js", get(page::core))
+        .route("/study.js", get(page::study))
+        .route("/editor.js", get(page::editor))
         .route("/worker.js", get(page::worker))
         .route("/xo_wasm.js", get(page::glue))
         .route("/xo_wasm_bg.wasm", get(page::wasm))

@@ -72,6 +72,20 @@ pub fn write(path: &Path, book: &Book) -> Result<u64, StoreError> {
 /// position it lacks is searched.
 const CONNECT4: &[u8] = include_bytes!("../books/connect4.book");
 
+/// The book files xo ships, by the names [`xo_core::solve::book::SHIPPED`] gives them, with their
+/// bytes: what `xo page` writes beside the static web page, whose WebAssembly core loads them.
+///
+/// ```
+/// use xo_core::solve::book::{Book, SHIPPED};
+/// for (name, bytes) in xo_store::book::shipped_files() {
+///     let book = Book::decode(bytes).unwrap();
+///     assert!(SHIPPED.contains(&(name, book.game())), "{name}");
+/// }
+/// ```
+pub fn shipped_files() -> [(&'static str, &'static [u8]); 1] {
+    [(xo_core::solve::book::SHIPPED[0].0, CONNECT4)]
+}
+
 /// The books xo ships, decoded and checked at the first call (a few milliseconds), then shared.
 /// Front ends hand them to [`Request::prepare`](xo_core::request::Request::prepare) beside any
 /// `--book`; a request with `no_book` consults none. [`shipped_for`] decodes only the book of
@@ -101,15 +115,9 @@ pub fn shipped() -> &'static [std::sync::Arc<Book>] {
 /// assert!(xo_store::book::shipped_for(&parse_game("tictactoe").unwrap()).is_none());
 /// ```
 pub fn shipped_for(rules: &xo_core::rules::Rules) -> Option<std::sync::Arc<Book>> {
-    use xo_core::rules::{Goal, Marks};
-    let connect4 = rules.gravity()
-        && !rules.misere()
-        && *rules.marks() == Marks::Own
-        && (rules.width(), rules.height(), rules.goal()) == (7, 6, &Goal::InRow(4));
-    if !connect4 {
-        return None;
-    }
-    shipped().iter().find(|b| b.game() == (7, 6, 4)).cloned()
+    let board = xo_core::solve::book::board_of(rules)?;
+    xo_core::solve::book::shipped_name(rules)?;
+    shipped().iter().find(|b| b.game() == board).cloned()
 }
 
 /// The book a query of `rules` consults, by the one rule every front end follows: the book it

@@ -6,7 +6,10 @@
 //!
 //! Only the scalar, single-threaded paths of the core run here: the request's thread count is
 //! forced to 1, and the budget's clock is the browser's (the core's `web-time` clock). No files:
-//! books and databases stay on the server.
+//! a request may not name a book or a database. The opening books xo ships are handed over as
+//! bytes instead ([`load_book`]; the static page fetches the one its game consults, named by
+//! [`book_for`], only when that game is opened), decoded by the core's own reader and consulted
+//! as the server consults its own: every request is prepared with them.
 //!
 //! The same functions build for the host (so the workspace's tests run them natively, see the
 //! tests below); `scripts/wasm.sh` builds the WebAssembly file the page embeds.
@@ -16,6 +19,14 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use xo_core::budget::{Budget, Meter};
 use xo_core::query::{answer, describe, presets, Game};
 use xo_core::request::Request;
+use xo_core::solve::book::Book;
+
+thread_local! {
+    /// The books handed over by [`load_book`], given to every request as the server gives its
+    /// own (a book of another board is not consulted, as there).
+    static BOOKS: std::cell::RefCell<Vec<std::sync::Arc<Book>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
 
 /// The memory a request may take in the browser unless it asks for less: a tab has far less
 /// than a server.
@@ -67,7 +78,8 @@ pub fn answer_json(request: &str) -> Reply {
         Ok(b) => b,
         Err(e) => return bad(&e),
     };
-    let query = match asked.prepare(&[], xo_core::threads::Runner::Alone) {
+    let books = BOOKS.with(|b| b.borrow().clone());
+    let query = match asked.prepare(&books, xo_core::threads::Runner::Alone) {
         Ok(q) => q,
         Err(e) => return bad(&e),
     };
@@ -112,18 +124,85 @@ pub fn game_json(name: &str) -> Reply {
     }
 }
 
+/// Takes a book file's bytes (one of the books xo ships, fetched by the page), read and checked by
+/// the core's own reader ([`Book::decode`]), and keeps the book for every request after, in place
+/// of any book of the same board before it. `status` 200 with `{"book":"connect:W,H,K",
+/// "depth":D,"positions":N}`, or 400 naming what is wrong with the bytes (nothing kept).
+pub fn load_book(bytes: &[u8]) -> Reply {
+    #[derive(Serialize)]
+    struct Loaded {
+        book: String,
+        depth: u32,
+        positions: usize,
+    }
+    let book = match Book::decode(bytes) {
+        Ok(b) => b,
+        Err(e) => {
+            return Reply { status: 400, body: error_body(format!("not a book xo reads: {e}")) }
+        }
+    };
+    let (w, h, k) = book.game();
+    let loaded =
+        Loaded { book: format!("connect:{w},{h},{k}"), depth: book.depth(), positions: book.len() };
+    BOOKS.with(|books| {
+        let mut books = books.borrow_mut();
+        books.retain(|b| b.game() != book.game());
+        books.push(std::sync::Arc::new(book));
+    });
+    match serde_json::to_string(&loaded) {
+        Ok(body) => Reply { status: 200, body },
+        Err(e) => Reply { status: 500, body: error_body(e) },
+    }
+}
+
+/// The file of the book xo ships that a game consults (`{"book":"connect4.book"}`, by the
+/// core's one rule, [`xo_core::solve::book::shipped_name`]), or `{"book":null}`; `status` 400
+/// for a name the core does not know.
+///
+/// ```
+/// assert_eq!(xo_wasm::book_for("connect4").body, r#"{"book":"connect4.book"}"#);
+/// assert_eq!(xo_wasm::book_for("tictactoe").body, r#"{"book":null}"#);
+/// assert_eq!(xo_wasm::book_for("nosuchgame").status, 400);
+/// ```
+pub fn book_for(game: &str) -> Reply {
+    #[derive(Serialize)]
+    struct Wanted {
+        book: Option<&'static str>,
+    }
+    let book = match Game::parse(game) {
+        Ok(Game::Placement(rules)) => xo_core::solve::book::shipped_name(&rules),
+        Ok(Game::Octal(_)) => None,
+        Err(e) => return Reply { status: 400, body: error_body(e) },
+    };
+    match serde_json::to_string(&Wanted { book }) {
+        Ok(body) => Reply { status: 200, body },
+        Err(e) => Reply { status: 500, body: error_body(e) },
+    }
+}
+
 /// The page's one entry point into the core: `kind` is `ask` (`text`: a request as JSON),
-/// `game` (`text`: a game's name) or `games`. Returns `{"status": S, "body": B}` where `B` is
+/// `game` (`text`: a game's name), `book_for` (`text`: a game's name; [`book_for`]) or `games`. Returns `{"status": S, "body": B}` where `B` is
 /// the server's answer to the same question (JSON text) and `S` its status.
 #[wasm_bindgen]
 pub fn xo(kind: &str, text: &str) -> String {
     let reply = match kind {
         "ask" => answer_json(text),
         "game" => game_json(text),
+        "book_for" => book_for(text),
         "games" => Reply { status: 200, body: games_json() },
         other => Reply { status: 400, body: error_body(format!("no such call: {other}")) },
     };
+    wrap(&reply)
+}
+
+fn wrap(reply: &Reply) -> String {
     format!("{{\"status\":{},\"body\":{}}}", reply.status, reply.body)
+}
+
+/// The page's way to hand over a book file's bytes ([`load_book`]), answered as [`xo`] answers.
+#[wasm_bindgen]
+pub fn book(bytes: &[u8]) -> String {
+    wrap(&load_book(bytes))
 }
 
 #[cfg(test)]
@@ -147,5 +226,30 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(&wrapped).unwrap();
         assert_eq!(v["status"], 400);
         assert!(v["body"]["error"].is_string());
+    }
+
+    /// The shipped Connect Four book, handed over as bytes, answers as the core with the book
+    /// does (`xo_store::book::prepare`, the command's way); damaged bytes are refused.
+    #[test]
+    fn answers_with_a_book_as_the_core_does() {
+        use xo_core::query::Question;
+        let bad = load_book(b"not a book");
+        assert_eq!(bad.status, 400, "{}", bad.body);
+        let (name, bytes) = xo_store::book::shipped_files()[0];
+        assert_eq!(book_for("connect4").body, format!(r#"{{"book":"{name}"}}"#));
+        let loaded = load_book(bytes);
+        assert_eq!(loaded.status, 200, "{}", loaded.body);
+        assert!(loaded.body.starts_with(r#"{"book":"connect:7,6,4","depth":"#), "{}", loaded.body);
+        for moves in ["", "4", "443"] {
+            let r = answer_json(&format!(r#"{{"game":"connect4","moves":"{moves}"}}"#));
+            assert_eq!(r.status, 200, "{moves}: {}", r.body);
+            let request = Request::new("connect4")
+                .columns(moves)
+                .asking(Question::Analysis { winning_only: false });
+            let query =
+                xo_store::book::prepare(&request, None, xo_core::threads::Runner::Alone).unwrap();
+            let want = answer(&query, &Meter::new(Budget::default())).unwrap();
+            assert_eq!(r.body, serde_json::to_string(&want).unwrap(), "{moves}");
+        }
     }
 }

@@ -102,6 +102,8 @@ pub async fn connect(driver: &Driver) -> Client {
             ],
         }),
     );
+    // The browser's console, read by [`console_log`].
+    caps.insert("goog:loggingPrefs".to_string(), json!({"browser": "ALL"}));
     ClientBuilder::new(HttpConnector::new())
         .capabilities(caps)
         .connect(&format!("http://127.0.0.1:{}", driver.port))
@@ -115,4 +117,29 @@ pub fn artifacts() -> PathBuf {
         None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"),
     };
     target.join("xo-artifacts")
+}
+
+/// chromedriver's log of the browser's console (`POST /session/{id}/se/log`, type `browser`).
+#[derive(Debug)]
+struct BrowserLog;
+
+impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(r#"{"type":"browser"}"#.to_string()))
+    }
+}
+
+/// The entries of the browser's console since the last call (each `{level, message, ...}`):
+/// what the page logged, its uncaught errors, and the failed requests Chromium logs as errors.
+pub async fn console_log(c: &Client) -> Vec<serde_json::Value> {
+    let log = c.issue_cmd(BrowserLog).await.expect("read the browser's log");
+    log.as_array().unwrap_or_else(|| panic!("the browser's log: {log}")).clone()
 }

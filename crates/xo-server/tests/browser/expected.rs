@@ -30,6 +30,17 @@ pub fn core_ask(request: Value) -> Value {
     serde_json::to_value(answer).unwrap()
 }
 
+/// The core's answer to `request` (JSON) with the opening book xo ships for its game, as the
+/// command (`xo solve connect4 --moves M --json`) and the server prepare it.
+pub fn core_ask_with_book(request: &Value) -> Value {
+    let asked: Request = serde_json::from_value(request.clone()).unwrap();
+    let budget = asked.budget(Budget::default()).unwrap();
+    let query = xo_store::book::prepare(&asked, None, Runner::Pool)
+        .unwrap_or_else(|e| panic!("{request}: {e}"));
+    let answer = answer(&query, &Meter::new(budget)).expect("answered within the budget");
+    serde_json::to_value(answer).unwrap()
+}
+
 /// The moves the page should mark best: those tied best by the core's one rule
 /// ([`xo_core::value::preference`]: the quickest win, the slowest draw or loss; every move of
 /// the best value when remoteness is not known).

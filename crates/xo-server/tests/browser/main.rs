@@ -17,15 +17,25 @@
 //! the loud skip), [`page`] (driving the page and reading its board), [`expected`] (what the
 //! page should show, from `xo_core`), [`static_host`] (a plain file host for the static copy);
 //! the tests: [`with_server`] (play against the server in this process), [`without_server`]
-//! (the static copy, the WebAssembly core alone), [`defects`] (issue 21's defects) and
-//! [`fallback`] (the server stopping under the page, and replies beyond its budget).
+//! (the static copy, the WebAssembly core alone), [`book`] (the static copy's Connect Four book),
+//! [`autoplay`] (the computer against itself, and at random), [`editor`] (the position editor),
+//! [`console`] (no console error on loading any game, both ways), [`replies`] (the computer's
+//! reply within 2 s on every game, both ways), [`study`] (the study tools against the core),
+//! [`defects`] (issue 21's defects) and [`fallback`] (the server stopping under the page, and
+//! replies beyond its budget).
 
+mod autoplay;
+mod book;
+mod console;
 mod defects;
 mod driver;
+mod editor;
 mod expected;
 mod fallback;
 mod page;
+mod replies;
 mod static_host;
+mod study;
 mod with_server;
 mod without_server;
 

@@ -35,7 +35,10 @@ pub async fn wait_for(
 ) -> Value {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        let v = c.execute(script, vec![]).await.expect("run a script in the page");
+        let v = c
+            .execute(script, vec![])
+            .await
+            .unwrap_or_else(|e| panic!("run a script in the page, waiting for {what}: {e}"));
         if ready(&v) {
             return v;
         }
@@ -68,8 +71,14 @@ pub async fn board_at(c: &Client, position: &str) -> Value {
 /// Every move the page shows against the core's report: same moves, value (attribute, class and
 /// colour), remoteness (attribute and the number shown) and best marks. Returns the report.
 pub async fn check_board(c: &Client, game: &str, position: &str) -> Value {
-    let shown = board_at(c, position).await;
     let report = core_report(game, position);
+    check_board_against(c, game, position, &report).await;
+    report
+}
+
+/// Every move the page shows against `report`, the core's report of `position`.
+pub async fn check_board_against(c: &Client, game: &str, position: &str, report: &Value) {
+    let shown = board_at(c, position).await;
     let want = report["moves"].as_array().expect("the core lists the moves").clone();
     let best = best_moves(&want);
     let got: BTreeMap<String, &Value> = shown["moves"]
@@ -106,7 +115,6 @@ pub async fn check_board(c: &Client, game: &str, position: &str) -> Value {
     if !want.is_empty() {
         assert_eq!(shown["tabstops"], 1, "{game} {position}: one tab stop in the board");
     }
-    report
 }
 
 pub async fn click(c: &Client, css: &str) {

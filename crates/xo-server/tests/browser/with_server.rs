@@ -46,7 +46,13 @@ async fn page_plays_and_agrees_with_the_core() {
         .execute("const n = performance.getEntriesByType('navigation')[0]; return [n.decodedBodySize, n.transferSize];", vec![])
         .await
         .unwrap();
-    assert_eq!(size[0].as_u64(), Some(PAGE.len() as u64), "the server serves the page file");
+    let served = xo_server::page::served_index();
+    assert_eq!(
+        served,
+        PAGE.replace(r#"content="no">"#, r#"content="yes">"#),
+        "the page file, marked"
+    );
+    assert_eq!(size[0].as_u64(), Some(served.len() as u64), "the server serves the page file");
     assert!(size[1].as_u64().unwrap() < 200 * 1024, "first load {size}");
 
     // Keyboard alone: Tab from the top of the page reaches the board (one tab stop for it).

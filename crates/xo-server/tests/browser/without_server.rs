@@ -131,7 +131,7 @@ async fn page_works_without_a_server() {
     let started = Instant::now();
     let dir = std::env::temp_dir().join(format!("xo-static-{}", std::process::id()));
     let written = xo_server::page::write_static(&dir).unwrap();
-    assert_eq!(written.len(), 4);
+    assert_eq!(written.len(), 8);
     let origin = static_host(dir.clone());
     let driver = start_driver();
     let c = connect(&driver).await;
@@ -177,6 +177,17 @@ async fn page_works_without_a_server() {
             .await
             .unwrap();
         assert!(widths[0].as_u64() <= widths[1].as_u64(), "{width} px: {widths}");
+        if width == 1280 {
+            // Every game of the picker in sight, none cut off.
+            let cut = c
+                .execute(
+                    "const g = document.getElementById('gallery').getBoundingClientRect();                      return Array.from(document.querySelectorAll('#gallery .game')).filter(t => {                      const r = t.getBoundingClientRect(); return r.left < g.left || r.right > g.right; })                      .map(t => t.dataset.game)",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            assert_eq!(cut, serde_json::json!([]), "games cut off at 1280 px");
+        }
         std::fs::write(artifacts().join(name), c.screenshot().await.unwrap()).unwrap();
     }
     assert_local(&c, &origin).await;

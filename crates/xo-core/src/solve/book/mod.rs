@@ -27,6 +27,45 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// The books xo ships, by file name and board (width, height, k): built into `xo-store`, and
+/// written beside the static web page (`xo page`), whose WebAssembly core loads the one its game
+/// consults ([`board_of`]).
+pub const SHIPPED: [(&str, (u32, u32, u32)); 1] = [("connect4.book", (7, 6, 4))];
+
+/// The board (width, height, k) of the books a game of `rules` consults: a gravity game of own
+/// marks, not misère, whose goal is k in a row; `None` for any other game. The one rule by which
+/// every front end picks a book for a game.
+///
+/// ```
+/// use xo_core::rules::parse_game;
+/// use xo_core::solve::book::board_of;
+/// assert_eq!(board_of(&parse_game("connect4").unwrap()), Some((7, 6, 4)));
+/// assert_eq!(board_of(&parse_game("connect:5,4,3").unwrap()), Some((5, 4, 3)));
+/// assert_eq!(board_of(&parse_game("tictactoe").unwrap()), None);
+/// ```
+pub fn board_of(rules: &crate::rules::Rules) -> Option<(u32, u32, u32)> {
+    use crate::rules::{Goal, Marks};
+    match rules.goal() {
+        Goal::InRow(k) if rules.gravity() && !rules.misere() && *rules.marks() == Marks::Own => {
+            Some((rules.width(), rules.height(), *k))
+        }
+        _ => None,
+    }
+}
+
+/// The file name of the book xo ships for a game of `rules` ([`SHIPPED`]), if there is one.
+///
+/// ```
+/// use xo_core::rules::parse_game;
+/// use xo_core::solve::book::shipped_name;
+/// assert_eq!(shipped_name(&parse_game("connect4").unwrap()), Some("connect4.book"));
+/// assert_eq!(shipped_name(&parse_game("connect:7,6,3").unwrap()), None);
+/// ```
+pub fn shipped_name(rules: &crate::rules::Rules) -> Option<&'static str> {
+    let board = board_of(rules)?;
+    SHIPPED.iter().find(|(_, b)| *b == board).map(|(name, _)| *name)
+}
+
 /// What a build made: the book (complete, or what was solved before it stopped) and why it
 /// stopped, if it did.
 #[derive(Debug)]
