@@ -507,17 +507,7 @@ impl SequenceEngine {
         for (v, b) in bytes[..size].iter_mut().enumerate() {
             *b = (self.seen[v / 64] >> (v % 64) & 1) as u8;
         }
-        for &k in &self.rules.split2 {
-            if n >= k + 2 {
-                let rest = n - k;
-                for &r in &self.rare {
-                    if r >= rest {
-                        break;
-                    }
-                    bytes[(g[r] ^ g[rest - r]) as usize] = 1;
-                }
-            }
-        }
+        rare_splits(&self.rules, &self.rare, n, g, |v| bytes[v as usize] = 1);
         let dense_odd = s.domain && (n - self.rules.split2[0]) % 2 == 1;
         let sparse_class = |v: usize| ((self.odd[v / 64] >> (v % 64) & 1) == 1) != dense_odd;
         let Some(c) = (0..size).find(|&v| bytes[v] == 0 && sparse_class(v)) else {
@@ -547,17 +537,7 @@ impl SequenceEngine {
     fn sparse_value_scalar(&mut self, n: usize, s: SparseMask) -> Grundy {
         let g = &self.values;
         // Every split leaving a rare heap: all the sparse-class options are among these.
-        for &k in &self.rules.split2 {
-            if n >= k + 2 {
-                let rest = n - k;
-                for &r in &self.rare {
-                    if r >= rest {
-                        break;
-                    }
-                    mark(&mut self.seen, g[r] ^ g[rest - r]);
-                }
-            }
-        }
+        rare_splits(&self.rules, &self.rare, n, g, |v| mark(&mut self.seen, v));
         // Splits into two heaps of equal key have masked parity d * rest: the dense class. All
         // splitting digits remove counts of one parity when d = 1, so the class is the same for all.
         let dense_odd = s.domain && (n - self.rules.split2[0]) % 2 == 1;
@@ -608,6 +588,25 @@ impl SequenceEngine {
         // Every option has been seen: the least value missing, of the dense class, below c.
         self.stats.bitset_heaps += 1;
         mex(&self.seen)
+    }
+}
+
+/// Calls `f` with the option of every split of heap `n` that leaves a rare heap (`rare`,
+/// increasing), the values read from `g`.
+fn rare_splits<T: Copy + Into<u32>>(
+    rules: &OctalMoves,
+    rare: &[usize],
+    n: usize,
+    g: &[T],
+    mut f: impl FnMut(Grundy),
+) {
+    for &k in &rules.split2 {
+        if n >= k + 2 {
+            let rest = n - k;
+            for &r in rare.iter().take_while(|&&r| r < rest) {
+                f(g[r].into() ^ g[rest - r].into());
+            }
+        }
     }
 }
 
