@@ -134,6 +134,10 @@ enum Command {
         /// that finished in 200,000 positions, marked not proven, and exit 3).
         #[arg(long)]
         best: bool,
+        /// With --best: a weaker player's move, the best of a look-ahead at most N plies deep
+        /// (1 to 64) instead of the exact answer (marked not proven).
+        #[arg(long, value_name = "N", requires = "best")]
+        depth: Option<u32>,
         #[command(flatten)]
         budget: BudgetArgs,
     },
@@ -435,7 +439,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             ask.books = book.as_deref().map(xo_cli::book::load).transpose()?.into_iter().collect();
             ask::run(&ask, &mut out)?;
         }
-        Command::Moves { at, play, best, budget } => {
+        Command::Moves { at, play, best, depth, budget } => {
             let question = match (&play, best) {
                 (Some(_), _) => Ask::After,
                 (None, true) => Ask::Best,
@@ -443,6 +447,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let mut ask = query(at, question, &budget)?;
             ask.request.play = play;
+            ask.request.depth = depth;
             ask::run(&ask, &mut out)?;
         }
         Command::Count { at, by_length, dense, threads, budget } => {

@@ -94,14 +94,19 @@ pub fn render_answer(query: &Query, answer: &Answer, value_only: bool) -> String
                 }
                 None => out.push_str("best move: none\n"),
             }
-            if !r.proven {
+            if query.depth().is_some() {
+                out.push_str(&format!(
+                    "note: not proven (the best of a look-ahead {} deep, as asked with --depth)\n",
+                    plies(r.look_ahead_plies.unwrap_or(0))
+                ));
+            } else if !r.proven {
                 out.push_str(&format!(
                     "note: not proven (the best of a look-ahead {} deep: the exact answer ran \
                      out of budget)\n",
                     plies(r.look_ahead_plies.unwrap_or(0))
                 ));
             }
-            if let Some(reason) = &r.reason {
+            if let Some(reason) = r.reason.as_ref().filter(|_| query.depth().is_none()) {
                 out.push_str(&format!("note: {reason}\n"));
             }
             out

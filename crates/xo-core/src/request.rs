@@ -147,6 +147,10 @@ pub struct Request {
     /// `after`: the move to play, by its name in reports (`5`, `3L`, a column under gravity).
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub play: Option<String>,
+    /// `best`: a weaker player's move, the best of a look-ahead at most this many plies deep
+    /// (1 to [`MAX_DEPTH`]) instead of the exact answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
     /// Threads the engine may use (see [`threads::allowed`](crate::threads::allowed)).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub threads: Option<usize>,
@@ -180,12 +184,16 @@ fn is_solve(a: &Ask) -> bool {
     *a == Ask::Solve
 }
 
+/// The deepest look-ahead a `best` request may ask for (`depth`): the look-ahead stops sooner
+/// at its budget of positions (200,000) anyway.
+pub const MAX_DEPTH: u32 = 64;
+
 /// The names of the fields, as JSON and text parameters spell them.
 ///
 /// ```
 /// assert!(xo_core::request::FIELDS.contains(&"move"));
 /// ```
-pub const FIELDS: [&str; 21] = [
+pub const FIELDS: [&str; 22] = [
     "game",
     "rules",
     "position",
@@ -200,6 +208,7 @@ pub const FIELDS: [&str; 21] = [
     "dense",
     "upto",
     "move",
+    "depth",
     "threads",
     "book",
     "no_book",
@@ -350,6 +359,7 @@ impl Request {
                 "dense" => r.dense = flag()?,
                 "upto" => r.upto = Some(number()?),
                 "move" => r.play = Some(text.clone()),
+                "depth" => r.depth = Some(u32::try_from(number()?).unwrap_or(u32::MAX)),
                 "threads" => {
                     r.threads = Some(usize::try_from(number()?).unwrap_or(usize::MAX));
                 }
@@ -395,13 +405,15 @@ impl Request {
             ("dense", self.dense),
             ("upto", self.upto.is_some()),
             ("move", self.play.is_some()),
+            ("depth", self.depth.is_some()),
         ];
         let fits: &[&str] = match self.question {
             Ask::Solve => &["value_only", "no_moves", "winning", "line", "threats"],
             Ask::Count => &["by_length", "dense"],
             Ask::Grundy => &["upto"],
             Ask::After => &["move"],
-            Ask::Check | Ask::Moves | Ask::Best => &[],
+            Ask::Best => &["depth"],
+            Ask::Check | Ask::Moves => &[],
         };
         if let Some((name, _)) = given.iter().find(|(name, on)| *on && !fits.contains(name)) {
             return Err(bad(format!("parameter '{name}' does not go with question '{asked}'")));
@@ -542,7 +554,20 @@ impl Request {
                 query.game().name()
             )));
         }
-        Ok(query.with_lines(self.line).with_threats(self.threats))
+        if let Some(depth) = self.depth
+            && !(1..=MAX_DEPTH).contains(&depth)
+        {
+            return Err(bad(format!(
+                "parameter 'depth' is the look-ahead's plies, 1 to {MAX_DEPTH}, not {depth}"
+            )));
+        }
+        if self.depth.is_some() && !query.takes_depth() {
+            return Err(InputError::Unsupported(format!(
+                "depth (a look-ahead's best move) is for placement games, not {}",
+                query.game().name()
+            )));
+        }
+        Ok(query.with_lines(self.line).with_threats(self.threats).with_depth(self.depth))
     }
 }
 

@@ -315,6 +315,7 @@ fn a_request_has_the_same_fields_in_json_and_in_text_parameters() {
         dense: true,
         upto: Some(1),
         play: Some("1".into()),
+        depth: Some(1),
         threads: Some(1),
         book: Some("b".into()),
         no_book: true,
@@ -338,8 +339,8 @@ fn a_request_has_the_same_fields_in_json_and_in_text_parameters() {
         .collect();
     assert_eq!(Request::from_pairs(pairs).unwrap(), full);
     // Unknown fields are refused in both.
-    assert!(serde_json::from_str::<Request>(r#"{"game":"tictactoe","depth":3}"#).is_err());
-    assert!(Request::from_pairs([("depth".into(), "3".into())]).is_err());
+    assert!(serde_json::from_str::<Request>(r#"{"game":"tictactoe","plies":3}"#).is_err());
+    assert!(Request::from_pairs([("plies".into(), "3".into())]).is_err());
     // Fields that do not fit the question are refused by name.
     let mut r = Request::new("tictactoe");
     r.upto = Some(5);
@@ -491,4 +492,48 @@ fn asking_is_the_inverse_of_question() {
             .unwrap();
     let built = Request::new("tictactoe").asking(Question::Count { by_length: false, dense: true });
     assert_eq!(json, built);
+}
+
+/// `depth` (#45): the best move of a look-ahead that deep, a weaker player than the exact
+/// answer, marked not proven; refused outside the best move of a placement game, and out of
+/// range.
+#[test]
+fn a_look_ahead_of_the_depth_asked_gives_the_best_move() {
+    use xo_core::query::{answer, Answer, Question};
+    use xo_core::threads::Runner;
+    let best = |game: &str, position: &str, depth: u32| {
+        let mut r = Request::new(game).at(position).asking(Question::Best);
+        r.depth = Some(depth);
+        let q = r.prepare(&[], Runner::Pool).unwrap();
+        let Answer::Best(report) = answer(&q, &Default::default()).unwrap() else { panic!() };
+        report
+    };
+    // One ply sees X's win at once.
+    let r = best("tictactoe", "XX.OO....", 1);
+    assert_eq!(r.best.as_ref().unwrap().name, "3");
+    assert!(!r.proven && r.look_ahead_plies == Some(1));
+    assert!(r.reason.unwrap().contains("depth"));
+    // Two plies see O's threat and block it; one ply does not look at O's replies.
+    let r = best("tictactoe", "OO.XX....", 2);
+    assert_eq!(r.best.unwrap().name, "6", "X wins at 6 at once");
+    let r = best("tictactoe", "OO..X...X", 2);
+    assert_eq!(r.best.unwrap().name, "3", "two plies see O's line and block it");
+    // Connect Four from the empty board: a legal move from a shallow look-ahead.
+    let r = best("connect4", &".".repeat(42), 3);
+    assert!(r.look_ahead_plies.unwrap() <= 3 && r.best.is_some());
+    let pairs = |p: &[(&str, &str)]| {
+        Request::from_pairs(p.iter().map(|(a, b)| (a.to_string(), b.to_string())))
+            .and_then(|r| r.prepare(&[], Runner::Pool))
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+    };
+    let err = pairs(&[("game", "tictactoe"), ("question", "best"), ("depth", "0")]);
+    assert!(err.contains("1 to 64"), "{err}");
+    let err = pairs(&[("game", "tictactoe"), ("question", "best"), ("depth", "65")]);
+    assert!(err.contains("1 to 64"), "{err}");
+    let err = pairs(&[("game", "tictactoe"), ("depth", "2")]);
+    assert!(err.contains("depth"), "{err}");
+    let err = pairs(&[("game", "kayles"), ("question", "best"), ("depth", "2")]);
+    assert!(err.contains("placement games"), "{err}");
 }

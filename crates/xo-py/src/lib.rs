@@ -124,6 +124,7 @@ fn request(fields: &Bound<'_, PyDict>) -> Result<Request, String> {
             "no_book" => r.no_book = flag()?,
             "upto" => r.upto = Some(number()?),
             "move" => r.play = Some(text("a move's name (a string)")?),
+            "depth" => r.depth = Some(u32::try_from(number()?).unwrap_or(u32::MAX)),
             "threads" => {
                 r.threads = Some(usize::try_from(number()?).unwrap_or(usize::MAX));
             }

@@ -165,3 +165,17 @@ def test_threats_equal_the_command(game, moves):
         assert set(side.playable) <= set(side.cells)
     with pytest.raises(xo.BadInput, match="gravity"):
         xo.solve("tictactoe", threats=True)
+
+
+def test_best_move_of_a_look_ahead_equals_the_command():
+    # A weaker player (issue #45): the best of a look-ahead `depth` plies deep, as
+    # `xo moves --best --depth N --json`; not proven; refused out of range and for heaps.
+    for position, depth in [("OO..X...X", 2), ("XX.OO....", 1), (".........", 3)]:
+        r = xo.best_move("tictactoe", position, depth=depth)
+        assert r.to_dict() == xo_json("moves", "tictactoe", position, "--best", "--depth", str(depth))
+        assert r.proven is False and r.look_ahead_plies <= depth
+    assert xo.best_move("tictactoe", "OO..X...X", depth=2).best.move == "3"
+    with pytest.raises(xo.BadInput, match="1 to 64"):
+        xo.best_move("tictactoe", depth=0)
+    with pytest.raises(xo.BadInput, match="placement games"):
+        xo.best_move("kayles", depth=2)

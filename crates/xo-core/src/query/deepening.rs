@@ -76,7 +76,8 @@ impl Tree for Rules {
     }
 }
 
-/// Every move's result by the deepest round that finished within `max_nodes` positions, and
+/// Every move's result by the deepest round (at most `most_plies` deep) that finished within
+/// `max_nodes` positions, and
 /// that round's depth in plies (`None` on boards past 256 cells or with no move). The moves are
 /// in search order on the bitboards (cells most patterns pass through first: the centre of a
 /// grid), so that among moves no round settled the first is a promising one; in board order on
@@ -85,11 +86,12 @@ pub(super) fn deepest(
     rules: &Rules,
     pos: &Position,
     max_nodes: u64,
+    most_plies: u32,
 ) -> Option<(Vec<MoveReport>, u32)> {
     if rules.cells() > LOOK_AHEAD_CELLS {
         return None;
     }
-    let empty = pos.cells().iter().filter(|&&c| c == 0).count() as u32;
+    let empty = (pos.cells().iter().filter(|&&c| c == 0).count() as u32).min(most_plies);
     let after = |m: &BoardMove| rules.play(pos, (m.cell as usize, m.mark));
     let name = |m: &BoardMove| move_name(rules, *m);
     if let Ok(board) = Board::new(rules) {

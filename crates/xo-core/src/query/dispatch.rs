@@ -48,6 +48,9 @@ pub fn answer(query: &Query, meter: &Meter) -> Result<Answer, Stopped> {
             }
             Ok(Answer::Solve(report))
         }
+        Plan::Best(_, rules, pos) if query.depth().is_some() => {
+            play::look_ahead(query, rules, pos, query.depth().unwrap_or(1)).into_answer()
+        }
         Plan::Best(solver, rules, pos) => {
             play::best(query, rules, pos, solve::solve(query, solver, full, meter)).into_answer()
         }

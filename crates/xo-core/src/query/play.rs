@@ -95,13 +95,28 @@ pub(super) fn best(
         Ok(solved) => report.best = best_move(solved.moves.as_deref().unwrap_or(&[])).cloned(),
         Err(stopped) => {
             if let Some((moves, depth)) =
-                super::deepening::deepest(rules, pos, super::deepening::LOOK_AHEAD_NODES)
+                super::deepening::deepest(rules, pos, super::deepening::LOOK_AHEAD_NODES, u32::MAX)
             {
                 report.best = best_move(&moves).cloned();
                 report.look_ahead_plies = Some(depth);
             }
             report.stopped_by(stopped);
         }
+    }
+    report
+}
+
+/// The best move of a look-ahead at most `depth` plies deep (within the deepening's budget of
+/// positions), as asked: a weaker player than the exact answer, marked not proven.
+pub(super) fn look_ahead(query: &Query, rules: &Rules, pos: &Position, depth: u32) -> BestReport {
+    let mut report = BestReport::of(query, player_to_move(rules, pos.plies()));
+    report.proven = false;
+    report.reason = Some(format!("a look-ahead of at most {depth} plies, as asked (depth)"));
+    if let Some((moves, reached)) =
+        super::deepening::deepest(rules, pos, super::deepening::LOOK_AHEAD_NODES, depth)
+    {
+        report.best = best_move(&moves).cloned();
+        report.look_ahead_plies = Some(reached);
     }
     report
 }

@@ -76,6 +76,8 @@ pub struct Query {
     lines: bool,
     /// Whether the answer tells each side's threats (gravity games).
     threats: bool,
+    /// For the best move: the look-ahead's depth in plies, instead of the exact answer.
+    depth: Option<u32>,
     /// Stored values of the game's octal game, for positions (not for the `grundy` question,
     /// which computes the sequence).
     stored: Option<std::sync::Arc<crate::solve::grundy::StoredSequence>>,
@@ -105,6 +107,7 @@ impl Query {
             threads: 1,
             lines: false,
             threats: false,
+            depth: None,
             stored: None,
         }
         .with_threads(1))
@@ -184,6 +187,25 @@ impl Query {
     pub(crate) fn with_threats(mut self, threats: bool) -> Query {
         self.threats = threats;
         self
+    }
+
+    /// The same query, its best move (the `best` question) that of a look-ahead at most `depth`
+    /// plies deep, not the exact answer's: a weaker player.
+    pub(crate) fn with_depth(mut self, depth: Option<u32>) -> Query {
+        self.depth = depth;
+        self
+    }
+
+    /// Whether a look-ahead of limited depth can give this query's best move: the best move of a
+    /// placement game (not of heaps, whose moves the look-ahead does not list).
+    pub(crate) fn takes_depth(&self) -> bool {
+        matches!(self.plan, super::plan::Plan::Best(..))
+    }
+
+    /// The look-ahead's depth the best move is asked of, if any (see `depth` in
+    /// [`Request`](crate::request::Request)).
+    pub fn depth(&self) -> Option<u32> {
+        self.depth
     }
 
     /// Whether the answer tells each side's threats.

@@ -439,16 +439,20 @@ def grundy(game, upto, *, timeout=None, max_nodes=None, memory_mib=None):
     return _ask("grundy", game, None, _budgets(timeout, max_nodes, memory_mib), upto=upto)
 
 
-def best_move(game, position=None, *, moves=None, timeout=None, max_nodes=None, memory_mib=None,
-              threads=None, book=None, no_book=False):
+def best_move(game, position=None, *, moves=None, depth=None, timeout=None, max_nodes=None,
+              memory_mib=None, threads=None, book=None, no_book=False):
     """The best move by the one tie rule every front end uses (best value, then the quickest
     win or the longest draw or loss, then board order), as ``xo moves --best --json``.
+    ``depth``: a weaker player's move instead, the best of a look-ahead at most that many plies
+    deep (1 to 64; ``proven`` is then ``False``), as ``xo moves --best --depth N``.
 
     >>> best_move("tictactoe", "XX.OO....").best.move
     '3'
+    >>> best_move("tictactoe", "OO..X...X", depth=2).best.move
+    '3'
     """
     return _ask("best", game, position, _budgets(timeout, max_nodes, memory_mib, threads), book,
-                moves=moves, no_book=no_book)
+                moves=moves, depth=depth, no_book=no_book)
 
 
 def solve_many(game, positions=None, *, moves=None, winning=False, value_only=False, no_moves=False,

@@ -174,6 +174,7 @@ def best_move(
     position: Optional[str] = None,
     *,
     moves: Optional[str] = None,
+    depth: Optional[int] = None,
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
     memory_mib: Optional[int] = None,

@@ -1,7 +1,7 @@
 //! The computer against itself, and the computer at random (issue 45), with the server and with
 //! none: tic-tac-toe played out by the page alone, every move the core's own best move and the
 //! game a draw; the computer at random plays legal moves (the core's list) and says they are
-//! random.
+//! random; the computer looking two plies ahead plays the core's move for that depth.
 
 use crate::driver::{browser_missing, connect, start_driver};
 use crate::expected::core_ask;
@@ -53,6 +53,24 @@ async fn autoplay(c: &Client, origin: &str, core: &str) {
     assert!(said.as_str().unwrap().starts_with("The computer plays at random: column "), "{said}");
     let hash = c.execute("return location.hash", vec![]).await.unwrap();
     assert!(hash.as_str().unwrap().contains("opponent=random"), "{hash}");
+
+    // A look-ahead of two plies: the core's move for that depth, said to be a look-ahead's.
+    open(c, origin, "game=tictactoe&position=OO..X...X&mode=ai&side=second&opponent=depth2").await;
+    let r = wait_for(
+        c,
+        "the look-ahead's reply",
+        "return (window.xoCore && window.xoCore.replies()[0]) || null",
+        |v| !v.is_null(),
+    )
+    .await;
+    let want = core_ask(
+        json!({"game": "tictactoe", "position": "OO..X...X", "question": "best", "depth": 2}),
+    );
+    assert_eq!(r["move"], want["best"]["move"], "{core}: the depth-2 look-ahead's move");
+    assert_eq!(r["move"], "3", "{core}: two plies see O's line");
+    let said = c.execute("return document.getElementById('error').textContent", vec![]).await;
+    let said = said.unwrap();
+    assert!(said.as_str().unwrap().starts_with("The computer looks 2 plies ahead"), "{said}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -33,7 +33,8 @@ fn a_search_that_reaches_every_end_is_exact() {
     for (game, positions) in cases {
         let rules = parse_game(game).unwrap();
         for text in positions {
-            let (mut moves, _) = deepest(&rules, &position(&rules, text), u64::MAX).unwrap();
+            let (mut moves, _) =
+                deepest(&rules, &position(&rules, text), u64::MAX, u32::MAX).unwrap();
             let mut want = exact(game, text);
             moves.sort_by(|a, b| a.name.cmp(&b.name));
             want.sort_by(|a, b| a.name.cmp(&b.name));
@@ -71,7 +72,7 @@ fn large_boards_use_the_plain_rules() {
     let mut cells = ".".repeat(72);
     cells.replace_range(0..3, "XXX");
     cells.replace_range(9..12, "OOO");
-    let (moves, depth) = deepest(&rules, &position(&rules, &cells), 10_000).unwrap();
+    let (moves, depth) = deepest(&rules, &position(&rules, &cells), 10_000, u32::MAX).unwrap();
     let best = crate::query::play::best_move(&moves).unwrap();
     assert!(depth >= 1);
     assert_eq!((best.name.as_str(), best.value, best.remoteness), ("4", Value::Win, Some(1)));
@@ -84,7 +85,7 @@ fn settled_moves_are_exact_at_every_depth() {
     let rules = parse_game(game).unwrap();
     let want = exact(game, text);
     for max in [10, 100, 1_000, 10_000] {
-        let (moves, depth) = deepest(&rules, &position(&rules, text), max).unwrap();
+        let (moves, depth) = deepest(&rules, &position(&rules, text), max, u32::MAX).unwrap();
         assert!(depth >= 1);
         assert_eq!(moves.len(), want.len());
         for m in &moves {
