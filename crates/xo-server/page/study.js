@@ -19,6 +19,7 @@ function studyUpdate() {
   const rec = $("record");
   if (document.activeElement !== rec) rec.value = studyRecord();
   $("grundytool").hidden = !isOctal();
+  $("threats").hidden = !S.desc.gravity;
   const out = $("studyout");
   if (out.dataset.position !== curPos() || out.dataset.game !== S.desc.name) {
     // An answer about another position is not needed any more: its search is stopped.
@@ -119,6 +120,27 @@ function showLines() {
     out.append(ol);
   });
 }
+// Each side's threats and who holds the parity (gravity games), with the value (the fastest
+// search that gives the answer its threats).
+function showThreats() {
+  study("threats", "Threats and parity", { position: curPos(), threats: true, value_only: true }, (out, r) => {
+    const t = r.threats || {};
+    for (const [side, who] of [["first", "First player (X)"], ["second", "Second player (O)"]]) {
+      const s = t[side] || { cells: [], playable: [], odd: 0, even: 0 };
+      const p = document.createElement("p");
+      p.dataset.field = side;
+      p.dataset.cells = s.cells.join(" ");
+      p.textContent = who + ": " + (s.cells.length ? s.cells.join(" ") + " (" + s.odd + " on odd rows, " + s.even + " on even rows; playable now: " + (s.playable.join(" ") || "none") + ")" : "no threat");
+      out.append(p);
+    }
+    if (t.parity) {
+      const p = document.createElement("p");
+      p.dataset.field = "parity";
+      p.textContent = "Parity (the first player's threats on odd rows, the second's on even rows): " + t.parity + ".";
+      out.append(p);
+    }
+  });
+}
 function showCount() {
   study("count", "Games from here, by outcome", { position: curPos(), question: "count" }, (out, r) => out.append(fieldList(r, ["game", "position"])));
 }
@@ -141,6 +163,7 @@ $("playrecord").addEventListener("click", playRecord);
 $("record").addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); playRecord(); } });
 $("copyrecord").addEventListener("click", copyRecord);
 $("lines").addEventListener("click", showLines);
+$("threats").addEventListener("click", showThreats);
 $("count").addEventListener("click", showCount);
 $("check").addEventListener("click", showCheck);
 $("grundy").addEventListener("click", showGrundy);

@@ -164,7 +164,28 @@ async fn tools(c: &Client, origin: &str, core: &str) {
         .collect();
     assert_eq!(shown["lines"], json!(lines), "{core}: lines");
 
+    // Connect Four's threats and parity (#45), as the core tells them.
+    open(c, origin, "game=connect4&moves=4+4+5+5+6+6").await;
+    let want = core_ask(
+        json!({"game": "connect4", "moves": "445566", "threats": true, "value_only": true}),
+    );
+    board_at(c, want["position"].as_str().unwrap()).await;
+    let shown = ask_tool(c, "threats", "threats").await;
+    let cells = |side: &str| {
+        let cells = want["threats"][side]["cells"].as_array().unwrap();
+        cells.iter().map(|v| v.as_str().unwrap()).collect::<Vec<_>>().join(" ")
+    };
+    assert_eq!(cells("first"), "c1 g1");
+    for side in ["first", "second"] {
+        let text = shown["fields"][side].as_str().unwrap();
+        assert!(text.contains(&cells(side)), "{core} {side}: {text}");
+    }
+    let parity = shown["fields"]["parity"].as_str().unwrap();
+    assert!(parity.ends_with(&format!("{}.", want["threats"]["parity"].as_str().unwrap())));
+
     // The count and the check of the position shown.
+    open(c, origin, "game=tictactoe&position=X...O....").await;
+    board_at(c, "X...O....").await;
     let shown = ask_tool(c, "count", "count").await;
     let want = core_ask(json!({"game": "tictactoe", "position": "X...O....", "question": "count"}));
     assert_fields(&shown, &want, &["game", "position"], "count");
