@@ -567,4 +567,11 @@ fn threats_name_the_cells_rows_and_parity() {
         "{text}"
     );
     bad_input(&["solve", "tictactoe", "--threats"], "threats are told for gravity games");
+    // Facts of the position: told though the search stops at its budget (exit 3).
+    let args = ["solve", "connect:9,7,4", "--moves", "5", "--threats", "--max-nodes", "10"];
+    let out = xo(&[&args[..], &["--value-only", "--json"]].concat());
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["value"], "unknown");
+    assert!(v["threats"]["first"]["cells"].is_array() && v["threats"]["parity"].is_null(), "{v}");
 }

@@ -39,13 +39,7 @@ pub fn answer(query: &Query, meter: &Meter) -> Result<Answer, Stopped> {
             if query.lines() {
                 line::add_lines(query, &mut report, meter)?;
             }
-            if query.threats() {
-                report.threats = match solver {
-                    plan::Solver::Gravity64(input) => Some(threats::of(input)),
-                    plan::Solver::Gravity128(input) => Some(threats::of(input)),
-                    _ => None,
-                };
-            }
+            report.threats = query.threats_told();
             Ok(Answer::Solve(report))
         }
         Plan::Best(_, rules, pos) if query.depth().is_some() => {
@@ -78,6 +72,19 @@ pub fn answer(query: &Query, meter: &Meter) -> Result<Answer, Stopped> {
 }
 
 impl Query {
+    /// The threats of the position, when the query asks for them (gravity games).
+    fn threats_told(&self) -> Option<super::threats::Threats> {
+        match self.plan() {
+            Plan::Solve(plan::Solver::Gravity64(input), _) if self.threats() => {
+                Some(threats::of(input))
+            }
+            Plan::Solve(plan::Solver::Gravity128(input), _) if self.threats() => {
+                Some(threats::of(input))
+            }
+            _ => None,
+        }
+    }
+
     /// The answer's shape with nothing known, for a query that stopped at its budget: the same
     /// fields as a full answer, the value `unknown`, and the reason.
     ///
@@ -106,6 +113,8 @@ impl Query {
                 report.value = stop.proven.and_then(|bounds| bounds.value());
                 report.reason = reason;
                 report.stopped = stopped;
+                // The threats are facts of the position: told though the search stopped.
+                report.threats = self.threats_told();
                 Answer::Solve(report)
             }
             Question::Count { by_length, .. } => Answer::Count(CountReport {
