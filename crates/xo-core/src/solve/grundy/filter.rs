@@ -362,9 +362,48 @@ pub(crate) fn guess(values: &[u16]) -> usize {
     recent.iter().copied().max().unwrap_or(0) as usize + GUESS_MARGIN
 }
 
+/// What a pass tells of a heap's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// The value.
+    Value(Grundy),
+    /// The value is `first` unless a move leaving one heap has that value, then `second`. It is
+    /// told before the value of the one such move not yet counted is known: `first` and
+    /// `second` are the two least values that neither a split nor any other move gives, so that
+    /// one more option can only rule out one of them. Told so, a heap's value waits for no other
+    /// worker's pass (see [`pipeline`](super::pipeline)).
+    Either {
+        /// The least value not an option of the moves counted.
+        first: Grundy,
+        /// The next one.
+        second: Grundy,
+    },
+}
+
+impl Outcome {
+    /// The value of heap `n`, given `value(h)` of every heap `h` below it.
+    pub fn resolve(self, rules: &OctalMoves, n: usize, value: impl Fn(usize) -> Grundy) -> Grundy {
+        match self {
+            Outcome::Value(v) => v,
+            Outcome::Either { first, second } => {
+                // The moves counted already gave neither value, so checking them again changes
+                // nothing, and at most one move was not counted.
+                let taken = rules.take_some.iter().any(|&k| n > k && value(n - k) == first);
+                if taken {
+                    second
+                } else {
+                    first
+                }
+            }
+        }
+    }
+}
+
 /// The values of `heaps` (one heap, or two in a row), `bits` and `guess` as for [`heap_value`].
-/// `m` must hold every value the splits of the heaps reach; after the pass, `wait` must add
-/// those that the moves leaving one heap reach, or give up (`false`, and so `None` here).
+/// `m` must hold every value the splits of the heaps reach. A heap whose moves leaving one heap
+/// are all counted is valued at once; one with a single such move not yet counted is told as
+/// [`Outcome::Either`] when the pass leaves two values unhit; otherwise `wait` must add to `m`
+/// the values those moves reach, or give up (`false`, and so `None` here).
 pub(crate) fn unit_values(
     m: &mut Mirror,
     rules: &OctalMoves,
@@ -373,7 +412,7 @@ pub(crate) fn unit_values(
     guess: usize,
     wait: impl FnOnce(&mut Mirror) -> bool,
     s: &mut Scratch,
-) -> Option<Vec<Grundy>> {
+) -> Option<Vec<Outcome>> {
     let known = m.len();
     let mut heaps: Vec<Heap> = heaps.map(|n| prepare(m, rules, n, bits, guess, known, s)).collect();
     let tables: Vec<[u64; 64]> = match <&mut [Heap; 2]>::try_from(heaps.as_mut_slice()) {
@@ -382,16 +421,47 @@ pub(crate) fn unit_values(
         }
         _ => heaps.iter().map(|h| pass_one(m, rules, h, s)).collect(),
     };
-    if !wait(m) {
-        return None;
-    }
-    let values = heaps.into_iter().zip(tables).map(|(heap, table)| {
+    let mut wait = Some(wait);
+    let mut outcomes = Vec::with_capacity(heaps.len());
+    for (heap, table) in heaps.into_iter().zip(tables) {
         let n = heap.n;
-        let g = m.values();
         let late = rules.take_some.iter().filter(|&&k| n > k && n - k >= known);
-        finish(m, rules, heap, table, late.map(|&k| g[n - k] as Grundy), s)
+        let unhit = least_two(&table);
+        let outcome = match (late.clone().count(), unhit) {
+            (0, _) => Outcome::Value(finish(m, rules, heap, table, [], s)),
+            (1, [Some(first), Some(second)]) if !heap.scattered => {
+                s.spare.push(heap.seen);
+                Outcome::Either { first, second }
+            }
+            _ => {
+                if let Some(wait) = wait.take()
+                    && !wait(m)
+                {
+                    return None;
+                }
+                let g = m.values();
+                let late: Vec<Grundy> = late.map(|&k| Grundy::from(g[n - k])).collect();
+                Outcome::Value(finish(m, rules, heap, table, late, s))
+            }
+        };
+        outcomes.push(outcome);
+    }
+    Some(outcomes)
+}
+
+/// The two least values in `table`.
+fn least_two(table: &[u64; 64]) -> [Option<Grundy>; 2] {
+    let mut bits = table.iter().enumerate().flat_map(|(w, &word)| {
+        let mut word = word;
+        std::iter::from_fn(move || {
+            (word != 0).then(|| {
+                let b = word.trailing_zeros();
+                word &= word - 1;
+                (64 * w) as Grundy + b
+            })
+        })
     });
-    Some(values.collect())
+    [bits.next(), bits.next()]
 }
 
 #[cfg(test)]

@@ -3,11 +3,15 @@
 //! to each other through atomics ([`Handoff`]), and one that must wait for another's value
 //! blocks, after a few microseconds' spin, until it is published. A pass needs only the values
 //! its splits reach; the moves that leave one heap reach closer (heap `n - 3` for .007) and are
-//! counted after the pass, so a worker waits, if at all, only at the end of a pass. A worker
+//! counted after the pass. When one such move is left and the pass leaves two values unhit, the
+//! worker publishes both ([`Outcome::Either`]) and goes on: whoever reads the value picks one
+//! from the values before it, so no worker waits for the pass another is running (before, the
+//! two workers of .007 waited for each other at the end of nearly every pass, a spin and often a
+//! sleep, about 15% of their time). A worker
 //! that waits more than it works (more busy threads than cores) rests, leaving its units to the
 //! others.
 
-use super::filter::{guess, unit_values, Scratch, MAX_BITS};
+use super::filter::{guess, unit_values, Outcome, Scratch, MAX_BITS};
 use super::kernel::Kernel;
 use super::scan::{self, Mirror};
 use super::types::Grundy;
@@ -23,6 +27,32 @@ use web_time::Instant;
 const SPINS: u32 = 1 << 9;
 /// A result slot not yet written.
 const PENDING: u32 = u32::MAX;
+/// The mark of an [`Outcome::Either`] in a result slot (its values below 4096 in bits 0-11 and
+/// 12-23; a value is below 2^16, and [`PENDING`] has bits 24-30 set).
+const EITHER: u32 = 1 << 31;
+
+/// An outcome as a result slot holds it.
+fn encode(outcome: Outcome) -> u32 {
+    match outcome {
+        Outcome::Value(v) => {
+            assert!(v < 1 << 16, "a value beyond the engine's 16 bits");
+            v
+        }
+        Outcome::Either { first, second } => {
+            assert!(first < 4096 && second < 4096, "an outcome beyond the tables");
+            EITHER | first | second << 12
+        }
+    }
+}
+
+/// The outcome in a written result slot.
+fn decode(slot: u32) -> Outcome {
+    if slot & EITHER != 0 {
+        Outcome::Either { first: slot & 0xfff, second: slot >> 12 & 0xfff }
+    } else {
+        Outcome::Value(slot)
+    }
+}
 /// Heaps between two readings of the meter's clock, whatever their estimated work (about one
 /// unit per split looked at; the clock is read after [`Ticker::WORK`] of it too). Work of
 /// fewer heaps, and less work, always finishes.
@@ -119,7 +149,7 @@ pub(crate) fn extend(
             }
         }
     });
-    handoff.into_values()
+    handoff.into_values(values, rules)
 }
 
 /// The values the workers hand each other: a slot per heap, and a way to sleep until one is
@@ -173,11 +203,11 @@ impl Handoff {
         self.from + self.results.len()
     }
 
-    /// Publishes the value `v` of heap `n`, waking the workers waiting for it.
-    fn publish(&self, n: usize, v: Grundy) {
+    /// Publishes the outcome of heap `n`, waking the workers waiting for it.
+    fn publish(&self, n: usize, outcome: Outcome) {
         // SeqCst on both sides: either a sleeper sees the value before it sleeps, or this sees
         // the sleeper and wakes it.
-        self.results[n - self.from].store(v, Ordering::SeqCst);
+        self.results[n - self.from].store(encode(outcome), Ordering::SeqCst);
         self.wake_all();
     }
 
@@ -208,14 +238,14 @@ impl Handoff {
         }
     }
 
-    /// The value of heap `n` once published, or `None` if the workers are told to stop first.
+    /// The outcome of heap `n` once published, or `None` if the workers are told to stop first.
     /// Adds the time it blocked to `waited`.
-    fn wait_for(&self, n: usize, waited: &mut Duration) -> Option<Grundy> {
+    fn wait_for(&self, n: usize, waited: &mut Duration) -> Option<Outcome> {
         let slot = &self.results[n - self.from];
         let ready = || Some(slot.load(Ordering::Acquire)).filter(|&v| v != PENDING);
         for _ in 0..SPINS {
             if let Some(v) = ready() {
-                return Some(v);
+                return Some(decode(v));
             }
             if self.stopped() {
                 return None;
@@ -237,7 +267,7 @@ impl Handoff {
         self.sleepers.fetch_sub(1, Ordering::SeqCst);
         drop(guard);
         *waited += blocked.elapsed();
-        v
+        v.map(decode)
     }
 
     /// The next unit of work.
@@ -284,12 +314,20 @@ impl Handoff {
         }
     }
 
-    /// The values published, in order, up to the first heap left pending; and why the meter
-    /// stopped the workers, if it did.
-    fn into_values(self) -> (Vec<Grundy>, Option<Stopped>) {
-        let values = self.results.into_iter().map(AtomicU32::into_inner);
+    /// The values published, in order, up to the first heap left pending (`before`: the values
+    /// of the heaps before the first); and why the meter stopped the workers, if it did.
+    fn into_values(self, before: &[Grundy], rules: &OctalMoves) -> (Vec<Grundy>, Option<Stopped>) {
+        let mut values: Vec<Grundy> = Vec::new();
+        let slots = self.results.into_iter().map(AtomicU32::into_inner);
+        for slot in slots.take_while(|&v| v != PENDING) {
+            let n = before.len() + values.len();
+            let value =
+                |h: usize| if h < before.len() { before[h] } else { values[h - before.len()] };
+            let v = decode(slot).resolve(rules, n, value);
+            values.push(v);
+        }
         let stopped = self.stopped.into_inner().unwrap_or_else(PoisonError::into_inner);
-        (values.take_while(|&v| v != PENDING).collect(), stopped)
+        (values, stopped)
     }
 }
 
@@ -298,9 +336,9 @@ impl Handoff {
 ///
 /// A pair of heaps `n`, `n + 1` is valued in one pass ([`pass_two`]), which needs every value up
 /// to `n + 1 - reach` (the splits of heap `n` reach no heap above `n - reach`); the moves that
-/// leave one heap, which reach up to `n + 1 - window`, are counted after the pass. With two
-/// threads on .007 (`reach` 4, `window` 3) a worker thus waits only at the end of a pass, for
-/// the first value of the other worker's pair.
+/// leave one heap, which reach up to `n + 1 - window`, are counted after the pass, or left to
+/// the reader ([`Outcome::Either`]). With two threads on .007 (`reach` 4, `window` 3) a worker
+/// thus needs only values of the other worker's previous pair, long published.
 #[allow(clippy::too_many_arguments)]
 fn work(
     from: usize,
@@ -349,7 +387,7 @@ fn work(
         // every value the heap reaches.
         let first_need = if matches!(valuer, Valuer::Filter(_)) { reach } else { window };
         let need = (last + 1).saturating_sub(first_need).max(from);
-        if !catch_up(mirror, need, handoff, &mut bits, &mut watch.waited) {
+        if !catch_up(mirror, rules, need, handoff, &mut bits, &mut watch.waited) {
             return;
         }
         let used = bits.max(6);
@@ -365,12 +403,12 @@ fn work(
                     let need = (last + 1).saturating_sub(window).max(from);
                     // A value the pass did not allow for stops the pipeline too: the engine
                     // carries on from the values found.
-                    catch_up(mirror, need, handoff, &mut bits, waited) && bits <= used
+                    catch_up(mirror, rules, need, handoff, &mut bits, waited) && bits <= used
                 };
                 unit_values(mirror, rules, n..=last, used, guess, wait, s)
             }
             Valuer::Candidates { prefix } => {
-                Some(vec![s.candidates(mirror, rules, n, used, prefix)])
+                Some(vec![Outcome::Value(s.candidates(mirror, rules, n, used, prefix))])
             }
         };
         let Some(values) = values else {
@@ -457,19 +495,24 @@ impl Watch {
 }
 
 /// Pushes onto `mirror` the values of the heaps below `upto` (those before the handoff's first
-/// are there) as the workers publish them, widening `bits` to them; `false` if told to stop
-/// first. Adds the time it blocked to `waited`.
+/// are there) as the workers publish them (resolving each [`Outcome`] from the values before
+/// it), widening `bits` to them; `false` if told to stop first. Adds the time it blocked to
+/// `waited`.
 fn catch_up(
     mirror: &mut Mirror,
+    rules: &OctalMoves,
     upto: usize,
     handoff: &Handoff,
     bits: &mut u32,
     waited: &mut Duration,
 ) -> bool {
     while mirror.len() < upto {
-        let Some(v) = handoff.wait_for(mirror.len(), waited) else {
+        let n = mirror.len();
+        let Some(outcome) = handoff.wait_for(n, waited) else {
             return false;
         };
+        let g = mirror.values();
+        let v = outcome.resolve(rules, n, |h| Grundy::from(g[h]));
         *bits = (*bits).max(32 - v.leading_zeros());
         mirror.push(v);
     }

@@ -19,6 +19,23 @@ impl Avx2 {
         super::choice::PassKernel::Avx2.is_available().then_some(Avx2(()))
     }
 
+    /// [`Kernel::unseen`](super::Kernel::unseen): sets in `table` the bit of each value below
+    /// `limit` whose byte in `seen` is 0 (32 bytes a compare, their bits by `vpmovmskb`).
+    /// `limit <= seen.len()`, which is a multiple of 32 (of at most 4096 bytes).
+    pub fn unseen(self, seen: &[u8], limit: usize, table: &mut [u64; 64]) {
+        assert!(limit <= seen.len() && seen.len().is_multiple_of(32) && seen.len() <= 64 * 64);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has AVX2 (an `Avx2` proves it).
+        unsafe {
+            x86::unseen(seen, limit, table)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (seen, limit, table);
+            unreachable!("an Avx2 is only made on x86_64")
+        }
+    }
+
     /// [`Kernel::mark_options`](super::Kernel::mark_options) (less its scratch space).
     pub fn mark<const H: usize>(
         self,
@@ -62,6 +79,21 @@ mod x86 {
                 2 => blocks::mark::<Pieces<2>, H>(pairs, lo, hi, tables, count),
                 _ => blocks::mark::<Pieces<4>, H>(pairs, lo, hi, tables, count),
             }
+        }
+    }
+
+    /// See [`Avx2::unseen`].
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn unseen(seen: &[u8], limit: usize, table: &mut [u64; 64]) {
+        for at in (0..limit).step_by(32) {
+            // SAFETY: `at + 32 <= seen.len()` (`at < limit <= seen.len()`, all multiples of
+            // 32); this function has AVX2.
+            let zero = unsafe {
+                let bytes = _mm256_loadu_si256(seen.as_ptr().add(at).cast());
+                _mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, _mm256_setzero_si256())) as u32
+            };
+            let keep = if limit - at >= 32 { u32::MAX } else { (1u32 << (limit - at)) - 1 };
+            table[at / 64] |= u64::from(zero & keep) << (at % 64);
         }
     }
 

@@ -118,6 +118,7 @@ impl Kernel {
                 // SAFETY: the CPU has the features the kernel enables (an `Avx512` proves it).
                 unsafe { avx512::unseen_bits(seen, limit, &mut table[..16 * pairs]) };
             }
+            Kernel::Avx2(avx2) => avx2.unseen(seen, limit, &mut table),
             _ => {
                 // A word per 64 bytes, a form the compiler vectorises.
                 for (w, chunk) in table.iter_mut().zip(seen[..limit].chunks(64)) {
