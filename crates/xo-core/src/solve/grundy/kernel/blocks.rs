@@ -40,6 +40,8 @@ pub(super) unsafe fn mark<L: Lookup, const H: usize>(
     assert!(hi.iter().all(|h| h.values.len() == len && h.len_ok()) && lo.len_ok());
     let words = 16 * pairs;
     let (mut i, mut block) = (0, FIRST_BLOCK);
+    // The runs that hit, per table: made once (a kilobyte to clear), filled anew each block.
+    let mut notes = [[(0u32, 0u64); MAX_BLOCK / 64]; H];
     while i < len {
         let end = (i + block).min(len);
         block = (2 * block).min(MAX_BLOCK);
@@ -49,7 +51,6 @@ pub(super) unsafe fn mark<L: Lookup, const H: usize>(
         // The runs that hit, noted without a branch (hits are scattered after the first
         // blocks, and a branch on each run would mispredict), then cleared run by run.
         let start = i;
-        let mut notes = [[(0u32, 0u64); MAX_BLOCK / 64]; H];
         let mut noted = [0usize; H];
         while i + 64 <= end {
             for (h, lookup) in lookups.iter().enumerate() {
