@@ -43,6 +43,14 @@
 //! (205.0M against 239.7M) in about 5% less time. Mirror images share table entries in the
 //! opening.
 //!
+//! With an opening book, a position one stone past it is searched from the floor the book
+//! gives: every position it can come from (less one top stone of the player who just moved) is
+//! in the book and scores at least its move into it, so the score is at least the least of
+//! those negated, and the probes walk up from there. Every move's score of a position the book
+//! holds searches the moves that cannot be its best first, and leaves the last one unsearched
+//! when every other is worse than the book's score (on 60 random 7x6 positions of 10 stones,
+//! one thread: 45.2M positions against 70.7M without the floors).
+//!
 //! The same code runs on boards of 64-bit and 128-bit words ([`Bits`]), and on several threads
 //! sharing one table ([`GravitySolver::set_threads`], the `parallel` module).
 //!
