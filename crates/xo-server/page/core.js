@@ -19,8 +19,30 @@ const PAGE_BUDGET = 20;
 // within 2 s.
 const AI_BUDGET = 0.8;
 function abortError() { const e = new Error("stopped"); e.name = "AbortError"; return e; }
+// The core compiled once, on the page, for every worker (they share its compiled code, so a
+// helper started late runs code as fast as the page's worker's), or null when it cannot be
+// (each worker then compiles its own).
+let MODULE = null;
+function coreModule() {
+  if (!MODULE) {
+    MODULE = (async () => {
+      try { return await WebAssembly.compileStreaming(fetch("xo_wasm_bg.wasm")); } catch (err) {
+        try { return await WebAssembly.compile(await (await fetch("xo_wasm_bg.wasm")).arrayBuffer()); } catch (e) { return null; }
+      }
+    })();
+  }
+  return MODULE;
+}
+function coreWorker() {
+  const w = new Worker("worker.js#shared");
+  coreModule().then((module) => {
+    // A browser that cannot hand a module over: the worker compiles its own.
+    try { w.postMessage({ kind: "module", module }); } catch (err) { w.postMessage({ kind: "module", module: null }); }
+  });
+  return w;
+}
 function startWorker() {
-  const w = new Worker("worker.js");
+  const w = coreWorker();
   w.onmessage = (ev) => {
     const job = CORE.running;
     CORE.running = null;
@@ -175,7 +197,7 @@ function helperPump(h) {
 function startHelper(h) {
   if (h.worker) h.worker.terminate();
   const lost = (h.running ? [h.running] : []).concat(h.queue || []);
-  Object.assign(h, { worker: new Worker("worker.js"), queue: [], running: null, books: 0 });
+  Object.assign(h, { worker: coreWorker(), queue: [], running: null, books: 0 });
   for (const job of lost) job.reject(new Error("the helper worker was stopped"));
   helperBooks(h);
   h.worker.onmessage = (ev) => {
