@@ -19,8 +19,30 @@ const PAGE_BUDGET = 20;
 // within 2 s.
 const AI_BUDGET = 0.8;
 function abortError() { const e = new Error("stopped"); e.name = "AbortError"; return e; }
+// The core compiled once, on the page, for every worker (they share its compiled code, so a
+// helper started late runs code as fast as the page's worker's), or null when it cannot be
+// (each worker then compiles its own).
+let MODULE = null;
+function coreModule() {
+  if (!MODULE) {
+    MODULE = (async () => {
+      try { return await WebAssembly.compileStreaming(fetch("xo_wasm_bg.wasm")); } catch (err) {
+        try { return await WebAssembly.compile(await (await fetch("xo_wasm_bg.wasm")).arrayBuffer()); } catch (e) { return null; }
+      }
+    })();
+  }
+  return MODULE;
+}
+function coreWorker() {
+  const w = new Worker("worker.js#shared");
+  coreModule().then((module) => {
+    // A browser that cannot hand a module over: the worker compiles its own.
+    try { w.postMessage({ kind: "module", module }); } catch (err) { w.postMessage({ kind: "module", module: null }); }
+  });
+  return w;
+}
 function startWorker() {
-  const w = new Worker("worker.js");
+  const w = coreWorker();
   w.onmessage = (ev) => {
     const job = CORE.running;
     CORE.running = null;
@@ -40,6 +62,10 @@ function startWorker() {
   for (const bytes of BOOK.loaded) CORE.queue.unshift({ kind: "book", bytes, resolve() {}, reject() {} });
 }
 function pump() {
+  if (!CORE.running && !CORE.queue.length && POOL.warm) {
+    POOL.warm = false;
+    setTimeout(readyHelpers, 0);
+  }
   if (CORE.running || !CORE.queue.length) return;
   const job = CORE.queue.shift();
   CORE.running = job;
@@ -126,6 +152,7 @@ function bookFile(name) {
       const r = await runLocal("book", "", null, bytes);
       checked(r);
       BOOK.loaded.push(bytes);
+      POOL.warm = true;
       return r.body;
     })());
   }
@@ -147,13 +174,118 @@ function checked(r) {
   if (r.status >= 400 && r.status !== 422) throw new Error((r.body && r.body.error) || "error " + r.status);
   return r.body;
 }
+// ---------- a search shared out among workers ----------
+// With no server, a Connect Four position past the book (10 stones or more) searches each of
+// its moves, one after another in one worker. Where the browser has several cores, the core
+// shares such a search out (xo_wasm::split: the score question of the position after each
+// move), helper workers (as many as the cores, at most 7, each with the books) answer those
+// questions, and the page's worker answers the request told the scores they found
+// (xo_wasm::join): the core's answer to the request, byte for byte. A helper's question that
+// fails is searched by the join itself; with one core, nothing is shared out.
+const POOL = { helpers: [], warm: false };
+// `window.xoWorkers`, when set, in place of the cores (the browser test compares 1 and 2).
+function poolSize() {
+  const cores = window.xoWorkers || navigator.hardwareConcurrency || 1;
+  return cores >= 2 ? Math.min(cores, 7) : 0;
+}
+function helperPump(h) {
+  if (h.running || !h.queue.length) return;
+  h.running = h.queue.shift();
+  h.worker.postMessage({ kind: h.running.kind, text: h.running.text, bytes: h.running.bytes });
+}
+// A helper worker: started, or started again (its jobs failed) after a stop or an error.
+function startHelper(h) {
+  if (h.worker) h.worker.terminate();
+  const lost = (h.running ? [h.running] : []).concat(h.queue || []);
+  Object.assign(h, { worker: coreWorker(), queue: [], running: null, books: 0 });
+  for (const job of lost) job.reject(new Error("the helper worker was stopped"));
+  helperBooks(h);
+  h.worker.onmessage = (ev) => {
+    const job = h.running;
+    h.running = null;
+    if (job) { if (ev.data.error) job.reject(new Error(ev.data.error)); else job.resolve(ev.data); }
+    helperPump(h);
+  };
+  // A helper that cannot run is dropped (its jobs searched by the join), and replaced at the
+  // next search shared out.
+  h.worker.onerror = (ev) => {
+    ev.preventDefault();
+    h.failed = true;
+    const lost = (h.running ? [h.running] : []).concat(h.queue);
+    h.running = null;
+    h.queue = [];
+    for (const job of lost) job.reject(new Error("the helper worker failed"));
+  };
+  return h;
+}
+// The books a helper has not had yet, first in its queue.
+function helperBooks(h) {
+  for (; h.books < BOOK.loaded.length; h.books++) h.queue.push({ kind: "book", bytes: BOOK.loaded[h.books], resolve() {}, reject() {} });
+  helperPump(h);
+}
+// The helpers, started with the books: when the page's worker is first idle after a book is
+// read (a worker's start and its reading of the book take about 0.3 s, not to be taken from
+// the first answers), or at the first search shared out.
+function readyHelpers() {
+  const size = poolSize();
+  if (size < 2 || !CORE.serverless) return;
+  POOL.helpers = POOL.helpers.filter((h) => !h.failed);
+  while (POOL.helpers.length < size) POOL.helpers.push(startHelper({}));
+  for (const h of POOL.helpers) helperBooks(h);
+}
+function helperAsk(h, text) {
+  helperBooks(h);
+  return new Promise((resolve, reject) => { h.queue.push({ kind: "ask", text, resolve, reject }); helperPump(h); });
+}
+// The answer to `text` (a request, its budget in it) shared out among the helpers, or null
+// when the core answers it better whole.
+async function sharedAsk(text, signal) {
+  const size = poolSize();
+  if (size < 2 || !CORE.serverless || !BOOK.loaded.length) return null;
+  const children = checked(await runLocal("split", text, signal)).children;
+  if (!children || !children.length) return null;
+  readyHelpers();
+  const known = [];
+  await new Promise((resolve, reject) => {
+    const todo = children.slice();
+    let left = todo.length;
+    const busy = new Set();
+    const stop = () => { for (const h of busy) startHelper(h); todo.length = 0; reject(abortError()); };
+    if (signal) {
+      if (signal.aborted) { reject(abortError()); return; }
+      signal.addEventListener("abort", stop, { once: true });
+    }
+    const next = (h) => {
+      const child = todo.shift();
+      if (!child) return;
+      busy.add(h);
+      const done = (score) => {
+        busy.delete(h);
+        if (typeof score === "number") known.push([child.position, score]);
+        if (--left === 0) { if (signal) signal.removeEventListener("abort", stop); resolve(); } else next(h);
+      };
+      if (h.failed) { done(null); return; }
+      helperAsk(h, JSON.stringify(child)).then((m) => {
+        const r = JSON.parse(m.out);
+        done(r.status === 200 ? r.body.score : null);
+      }, () => { if (!signal || !signal.aborted) done(null); });
+    };
+    for (const h of POOL.helpers) next(h);
+  });
+  return runLocal("join", JSON.stringify({ request: JSON.parse(text), known }), signal);
+}
+
 // Answers one request (the fields of the core's Request); a 422 answer (over budget) is
 // returned marked unknown, any other refusal thrown with the core's reason.
 async function coreAsk(req, signal, urgent) {
   await bookReady(req.game);
   if (inBrowser(req)) {
     try {
-      const r = await runLocal("ask", JSON.stringify(Object.assign({ timeout: PAGE_BUDGET }, req)), signal, undefined, urgent);
+      const text = JSON.stringify(Object.assign({ timeout: PAGE_BUDGET }, req));
+      // Only every move's score is shared out (the core decides which; the computer's urgent
+      // move never waits for the question).
+      const all = (!req.question || req.question === "solve") && !req.value_only && !req.no_moves && !req.line;
+      const r = (!urgent && all && (await sharedAsk(text, signal))) || (await runLocal("ask", text, signal, undefined, urgent));
       if (r.status !== 422 || !CORE.server) return checked(r);
     } catch (err) { if (err.name === "AbortError" || CORE.wasm) throw err; }
   }
@@ -187,4 +319,5 @@ function showCore() {
   $("core").textContent = CORE.server ? "Solved by the server, and small positions in this browser." : "Solved in this browser (WebAssembly): no server.";
 }
 // For tests and the curious: the page's one way to ask, and how many searches are under way.
-window.xoCore = { ask: coreAsk, state: CORE, searches: () => ASKED.size, replies: () => REPLIES };
+// `workers`: how many share out a search past the book (1: the page's worker alone).
+window.xoCore = { ask: coreAsk, state: CORE, searches: () => ASKED.size, replies: () => REPLIES, workers: () => Math.max(1, poolSize()) };

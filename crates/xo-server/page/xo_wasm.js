@@ -27,8 +27,10 @@ let wasm_bindgen = (function(exports) {
 
     /**
      * The page's one entry point into the core: `kind` is `ask` (`text`: a request as JSON),
-     * `game` (`text`: a game's name), `book_for` (`text`: a game's name; [`book_for`]) or `games`. Returns `{"status": S, "body": B}` where `B` is
-     * the server's answer to the same question (JSON text) and `S` its status.
+     * `game` (`text`: a game's name), `book_for` (`text`: a game's name; [`book_for`]), `split`
+     * and `join` (a search shared out among workers: [`split`], [`join`]) or `games`. Returns
+     * `{"status": S, "body": B}` where `B` is the server's answer to the same question (JSON text)
+     * and `S` its status.
      * @param {string} kind
      * @param {string} text
      * @returns {string}

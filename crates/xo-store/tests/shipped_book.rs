@@ -85,3 +85,29 @@ fn sampled_entries_are_the_engine_scores() {
         assert_eq!(solver.score(pos, &Meter::default()), Ok(i32::from(*score)));
     }
 }
+
+/// Positions of ten moves, whose children the book does not hold: every move's score with the
+/// book (each child's search starting from the floor its parents in the book give, the last move
+/// sometimes the position's score with no search) is the engine's with no book, on one thread
+/// and on two.
+#[test]
+fn every_move_past_the_book_is_the_engines_without_it() {
+    let (board, book) = shipped();
+    let shared = xo_store::book::shipped()[0].clone();
+    let tens: Vec<GravityPosition> = book
+        .entries()
+        .map(|(key, _)| Book::position_of(&board, key).unwrap())
+        .filter(|pos| pos.moves == 10 && board.outcome(pos).is_none())
+        .collect();
+    let step = tens.len() / 6;
+    let mut plain = GravitySolver::new(&board, 4 << 20);
+    for pos in tens.iter().step_by(step).take(6) {
+        let want = plain.move_scores(pos, &Meter::default()).unwrap();
+        for threads in [1, 2] {
+            let mut with = GravitySolver::new(&board, 4 << 20);
+            with.set_book(shared.clone());
+            with.set_threads(threads);
+            assert_eq!(with.move_scores(pos, &Meter::default()).unwrap(), want, "{pos:?}");
+        }
+    }
+}

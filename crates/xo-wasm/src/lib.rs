@@ -9,7 +9,8 @@
 //! a request may not name a book or a database. The opening books xo ships are handed over as
 //! bytes instead ([`load_book`]; the static page fetches the one its game consults, named by
 //! [`book_for`], only when that game is opened), decoded by the core's own reader and consulted
-//! as the server consults its own: every request is prepared with them.
+//! as the server consults its own: every request is prepared with them. A search of every
+//! move's score past the book may be shared out among several workers ([`split`], [`join`]).
 //!
 //! The same functions build for the host (so the workspace's tests run them natively, see the
 //! tests below); `scripts/wasm.sh` builds the WebAssembly file the page embeds.
@@ -64,8 +65,14 @@ fn error_body(message: impl std::fmt::Display) -> String {
 /// assert_eq!(bad.status, 400);
 /// ```
 pub fn answer_json(request: &str) -> Reply {
+    answer_known(serde_json::from_str(request), &[])
+}
+
+/// [`answer_json`] of a request read, the engine told the exact scores `known` (position
+/// text, score).
+fn answer_known(request: serde_json::Result<Request>, known: &[(String, i32)]) -> Reply {
     let bad = |e: &dyn std::fmt::Display| Reply { status: 400, body: error_body(e) };
-    let mut asked: Request = match serde_json::from_str(request) {
+    let mut asked: Request = match request {
         Ok(r) => r,
         Err(e) => return bad(&format!("the request is not one xo reads: {e}")),
     };
@@ -80,7 +87,11 @@ pub fn answer_json(request: &str) -> Reply {
     };
     let books = BOOKS.with(|b| b.borrow().clone());
     let query = match asked.prepare(&books, xo_core::threads::Runner::Alone) {
-        Ok(q) => q,
+        Ok(q) if known.is_empty() => q,
+        Ok(q) => match q.with_known_scores(known) {
+            Ok(q) => q,
+            Err(e) => return bad(&e),
+        },
         Err(e) => return bad(&e),
     };
     let (status, result) = match answer(&query, &Meter::new(budget)) {
@@ -180,15 +191,112 @@ pub fn book_for(game: &str) -> Reply {
     }
 }
 
+/// Positions with at most this many empty cells are not split ([`split`]): their searches
+/// take milliseconds.
+pub const SPLIT_ABOVE_EMPTY: usize = 16;
+
+/// How the page may share out the search of `request` (JSON, as [`answer_json`] takes) among
+/// several workers: `{"children": [R, ...]}`, the requests of the score of the position after
+/// each legal move (each answered by [`answer_json`] in any worker with the same books; its
+/// `score`, with the child's `position`, goes to [`join`]), or `{"children": []}` when the
+/// request is better answered whole. Shared out: every move's score of a gravity game (the
+/// question `solve` with its moves, no `line`), with a book of its board loaded, the position
+/// past the book (its moves are searched) and with more than [`SPLIT_ABOVE_EMPTY`] empty cells.
+///
+/// ```
+/// let (_, bytes) = xo_store::book::shipped_files()[0];
+/// assert_eq!(xo_wasm::load_book(bytes).status, 200);
+/// let ten = xo_wasm::split(r#"{"game":"connect4","moves":"2167763261"}"#);
+/// assert_eq!(ten.status, 200);
+/// let v: serde_json::Value = serde_json::from_str(&ten.body).unwrap();
+/// assert_eq!(v["children"].as_array().unwrap().len(), 7);
+/// assert_eq!(v["children"][0]["no_moves"], true);
+/// // In the book: answered whole, in milliseconds.
+/// assert_eq!(xo_wasm::split(r#"{"game":"connect4","moves":"44"}"#).body, r#"{"children":[]}"#);
+/// ```
+pub fn split(request: &str) -> Reply {
+    #[derive(Serialize)]
+    struct Children {
+        children: Vec<Request>,
+    }
+    let whole = || Reply { status: 200, body: r#"{"children":[]}"#.into() };
+    let Ok(asked) = serde_json::from_str::<Request>(request) else { return whole() };
+    let shared_out = asked.question == xo_core::request::Ask::Solve
+        && !asked.value_only
+        && !asked.no_moves
+        && !asked.line
+        && !asked.no_book
+        && asked.book.is_none()
+        && asked.database.is_none();
+    let Ok(Game::Placement(rules)) = asked.game() else { return whole() };
+    let board = xo_core::solve::book::board_of(&rules);
+    let depth =
+        BOOKS.with(|b| b.borrow().iter().find(|b| Some(b.game()) == board).map(|b| b.depth()));
+    let (true, Some(depth)) = (shared_out && rules.gravity(), depth) else { return whole() };
+    // The legal moves and the position after each, as the core lists them.
+    let mut moves = asked.clone();
+    moves.question = xo_core::request::Ask::Moves;
+    (moves.winning, moves.threats) = (false, false);
+    let Ok(query) = moves.prepare(&[], xo_core::threads::Runner::Alone) else { return whole() };
+    let Ok(xo_core::query::Answer::Moves(listed)) = answer(&query, &Meter::default()) else {
+        return whole();
+    };
+    let empty = listed.position.chars().filter(|&c| c == '.').count();
+    let stones = listed.position.chars().filter(|&c| !c.is_whitespace() && c != '.').count();
+    if listed.over
+        || stones < depth as usize
+        || empty <= SPLIT_ABOVE_EMPTY
+        || listed.moves.len() < 2
+    {
+        return whole();
+    }
+    let children = listed
+        .moves
+        .into_iter()
+        .map(|m| {
+            let mut child = asked.clone();
+            (child.position, child.moves) = (Some(m.position), None);
+            (child.no_moves, child.winning, child.threats) = (true, false, false);
+            child
+        })
+        .collect();
+    match serde_json::to_string(&Children { children }) {
+        Ok(body) => Reply { status: 200, body },
+        Err(e) => Reply { status: 500, body: error_body(e) },
+    }
+}
+
+/// Answers a request as [`answer_json`] does, told the exact scores of some positions (found
+/// by other workers: the children [`split`] gave): `{"request": R, "known": [[P, S], ...]}`,
+/// each `P` a position text and `S` its score from its `score` answer. The answer is the
+/// core's to the request alone, byte for byte; positions told are not searched, any other
+/// (a worker stopped at its budget) is.
+pub fn join(text: &str) -> Reply {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Joined {
+        request: Request,
+        known: Vec<(String, i32)>,
+    }
+    match serde_json::from_str::<Joined>(text) {
+        Ok(joined) => answer_known(Ok(joined.request), &joined.known),
+        Err(e) => Reply { status: 400, body: error_body(format!("not a join xo reads: {e}")) },
+    }
+}
+
 /// The page's one entry point into the core: `kind` is `ask` (`text`: a request as JSON),
-/// `game` (`text`: a game's name), `book_for` (`text`: a game's name; [`book_for`]) or `games`. Returns `{"status": S, "body": B}` where `B` is
-/// the server's answer to the same question (JSON text) and `S` its status.
+/// `game` (`text`: a game's name), `book_for` (`text`: a game's name; [`book_for`]), `split`
+/// and `join` (a search shared out among workers: [`split`], [`join`]) or `games`. Returns
+/// `{"status": S, "body": B}` where `B` is the server's answer to the same question (JSON text)
+/// and `S` its status.
 #[wasm_bindgen]
 pub fn xo(kind: &str, text: &str) -> String {
     let reply = match kind {
         "ask" => answer_json(text),
         "game" => game_json(text),
         "book_for" => book_for(text),
+        "split" => split(text),
+        "join" => join(text),
         "games" => Reply { status: 200, body: games_json() },
         other => Reply { status: 400, body: error_body(format!("no such call: {other}")) },
     };
@@ -226,6 +334,54 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(&wrapped).unwrap();
         assert_eq!(v["status"], 400);
         assert!(v["body"]["error"].is_string());
+    }
+
+    /// A search shared out ([`split`], each child's score answered alone, then [`join`]) is
+    /// answered byte for byte as the request alone is, with every child told, or some (the
+    /// others searched), and with the flags `split` keeps (`winning`, `threats`).
+    #[test]
+    fn a_split_search_joins_to_the_whole_answer() {
+        let (_, bytes) = xo_store::book::shipped_files()[0];
+        assert_eq!(load_book(bytes).status, 200);
+        for request in [
+            r#"{"game":"connect4","moves":"3123342272"}"#,
+            r#"{"game":"connect4","moves":"6621614741","winning":true}"#,
+            r#"{"game":"connect4","moves":"5432447443","threats":true}"#,
+            r#"{"game":"connect4","moves":"54324474431"}"#,
+        ] {
+            let whole = answer_json(request);
+            assert_eq!(whole.status, 200, "{}", whole.body);
+            let split: serde_json::Value = serde_json::from_str(&split(request).body).unwrap();
+            let children = split["children"].as_array().unwrap();
+            assert!(children.len() >= 2, "{request}: {split}");
+            let known: Vec<(String, i64)> = children
+                .iter()
+                .map(|child| {
+                    let r = answer_json(&child.to_string());
+                    assert_eq!(r.status, 200, "{}", r.body);
+                    let v: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+                    (child["position"].as_str().unwrap().to_string(), v["score"].as_i64().unwrap())
+                })
+                .collect();
+            let value = serde_json::json!({"request": serde_json::from_str::<serde_json::Value>(request).unwrap(), "known": known});
+            assert_eq!(join(&value.to_string()), whole, "{request}");
+            let some = serde_json::json!({"request": value["request"], "known": known[1..]});
+            assert_eq!(join(&some.to_string()), whole, "{request}, the first child searched");
+        }
+        // Not shared out: in the book, other questions, few empty cells, other games.
+        for request in [
+            r#"{"game":"connect4","moves":"443"}"#,
+            r#"{"game":"connect4","moves":"3123342272","no_moves":true}"#,
+            r#"{"game":"connect4","moves":"3123342272","line":true}"#,
+            r#"{"game":"connect4","moves":"3123342272","question":"best"}"#,
+            r#"{"game":"connect4","moves":"3123342272","no_book":true}"#,
+            r#"{"game":"connect4","moves":"2252576253462244111563365343671351441"}"#,
+            r#"{"game":"tictactoe"}"#,
+            r#"{"game":"connect:6,5,4","moves":"3123342272"}"#,
+        ] {
+            assert_eq!(split(request).body, r#"{"children":[]}"#, "{request}");
+        }
+        assert_eq!(join(r#"{"request":{"game":"connect4"},"known":[["X",0]]}"#).status, 400);
     }
 
     /// The shipped Connect Four book, handed over as bytes, answers as the core with the book

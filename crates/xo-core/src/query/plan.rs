@@ -78,6 +78,17 @@ pub(crate) struct GravityInput<B: crate::games::gravity::Bits> {
     pub plies: u32,
     pub book: Option<Arc<Book>>,
     pub threads: usize,
+    /// Exact scores of positions of this board found elsewhere, read as the book's are:
+    /// [`Plan::with_known_scores`].
+    pub known: Arc<Known<B>>,
+}
+
+/// Exact scores of positions of a gravity board, by symmetric key, and the most stones of
+/// those positions.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Known<B: crate::games::gravity::Bits> {
+    pub scores: rustc_hash::FxHashMap<B, i32>,
+    pub stones: u32,
 }
 
 /// An engine that values positions, with its input.
@@ -157,6 +168,44 @@ impl Plan {
                 give(g, book)
             }
             _ => {}
+        }
+    }
+
+    /// The same plan, the gravity engine reading the exact scores `known` (each a position of
+    /// this plan's board, given as `rules`' position text, and its score in Pons' convention
+    /// for its player to move) as it reads a book's, before searching. Fails on a position
+    /// that is not one of the board's; other plans ignore them.
+    pub fn with_known_scores(
+        &mut self,
+        rules: &Rules,
+        known: &[(String, i32)],
+    ) -> Result<(), InputError> {
+        fn give<B: crate::games::gravity::Bits>(
+            g: &mut GravityInput<B>,
+            rules: &Rules,
+            known: &[(String, i32)],
+        ) -> Result<(), InputError> {
+            let mut told = Known::default();
+            for (text, score) in known {
+                let pos = Setup::parse(rules, text)?.validate(rules)?;
+                let bits = g
+                    .board
+                    .from_position(&pos)
+                    .map_err(|e| InputError::Unsupported(e.to_string()))?;
+                told.scores.insert(g.board.symmetric_key(&bits), *score);
+                told.stones = told.stones.max(bits.moves);
+            }
+            g.known = Arc::new(told);
+            Ok(())
+        }
+        match self {
+            Plan::Solve(Solver::Gravity64(g), _) | Plan::Best(Solver::Gravity64(g), ..) => {
+                give(g, rules, known)
+            }
+            Plan::Solve(Solver::Gravity128(g), _) | Plan::Best(Solver::Gravity128(g), ..) => {
+                give(g, rules, known)
+            }
+            _ => Ok(()),
         }
     }
 
@@ -256,7 +305,14 @@ fn gravity<B: crate::games::gravity::Bits>(
     pos: &Position,
 ) -> Result<GravityInput<B>, InputError> {
     let bits = board.from_position(pos).map_err(|e| InputError::Unsupported(e.to_string()))?;
-    Ok(GravityInput { board, bits, plies: pos.plies(), book: None, threads: 1 })
+    Ok(GravityInput {
+        board,
+        bits,
+        plies: pos.plies(),
+        book: None,
+        threads: 1,
+        known: Arc::default(),
+    })
 }
 
 /// The message for a board too large for what is asked.

@@ -121,6 +121,44 @@ impl Query {
         self
     }
 
+    /// The same query, its engine reading the exact scores `known` before searching (the
+    /// gravity engine; other engines ignore them): each a position of the query's game, as
+    /// its position text, and its score (Pons' convention, for its player to move), found
+    /// elsewhere. The web page's workers each search some of a position's moves, and one of
+    /// them answers the position with the scores the others found. Fails on a position that
+    /// is not one of the game's.
+    ///
+    /// ```
+    /// use xo_core::budget::Meter;
+    /// use xo_core::query::{answer, Question};
+    /// use xo_core::request::Request;
+    /// use xo_core::threads::Runner;
+    /// let ask = |r: &Request, known: &[(String, i32)]| {
+    ///     let q = r.prepare(&[], Runner::Alone).unwrap().with_known_scores(known).unwrap();
+    ///     serde_json::to_value(answer(&q, &Meter::default()).unwrap()).unwrap()
+    /// };
+    /// // connect:4,4,3 after column 1, and the position after column 2 then (X to move).
+    /// let r = Request::new("connect:4,4,3").columns("1");
+    /// let after = "............XO..".to_string();
+    /// let score = ask(&Request::new("connect:4,4,3").columns("12").asking(Question::Score), &[])["score"]
+    ///     .as_i64()
+    ///     .unwrap() as i32;
+    /// let searched = ask(&r, &[]);
+    /// assert_eq!(ask(&r, &[(after.clone(), score)]), searched);
+    /// // A score told is read, not searched: told another, the move is worth that.
+    /// let told = ask(&r, &[(after, score + 1)]);
+    /// assert_eq!(told["moves"][1]["score"].as_i64().unwrap() as i32, -score - 1);
+    /// assert_eq!(searched["moves"][1]["score"].as_i64().unwrap() as i32, -score);
+    /// let q = r.prepare(&[], Runner::Alone).unwrap();
+    /// assert!(q.with_known_scores(&[("X".into(), 0)]).is_err());
+    /// ```
+    pub fn with_known_scores(mut self, known: &[(String, i32)]) -> Result<Query, InputError> {
+        if let Game::Placement(rules) = &self.game {
+            self.plan.with_known_scores(rules, known)?;
+        }
+        Ok(self)
+    }
+
     /// The same query, taking the Grundy values it needs from `stored` as far as they go (for
     /// Treblecross strips and sums of heaps; the [`Question::Grundy`] question computes its
     /// sequence, as the engine's own work). A stored sequence of another octal game than this

@@ -208,14 +208,17 @@ fn gravity<B: crate::games::gravity::Bits>(
 ) -> Result<(), Stopped> {
     let Asked { value_only, score_only, winning_only } = asked;
     use crate::solve::gravity::{to_scored, GravitySolver};
-    let GravityInput { board, bits, plies, book, threads } = input;
+    let GravityInput { board, bits, plies, book, threads, known } = input;
     let bytes = GravitySolver::suggested_table_bytes(board, *plies, meter.budget().memory_bytes);
     // The solver reserves its table on the meter as it allocates it.
     let mut solver = GravitySolver::new(board, bytes);
     // Queries one after another (a batch) keep what the last one learned of the same board.
     solver.reuse_tables();
     solver.set_threads(*threads);
-    if let Some(book) = book {
+    if !known.scores.is_empty() {
+        let told = Told { known: known.clone(), book: book.clone() };
+        solver.set_book(std::sync::Arc::new(told));
+    } else if let Some(book) = book {
         solver.set_book(book.clone());
     }
     if value_only {
@@ -250,6 +253,31 @@ fn gravity<B: crate::games::gravity::Bits>(
         .collect();
     report.moves = Some(keep(moves, winning_only));
     Ok(())
+}
+
+/// Exact scores the query was told ([`Query::with_known_scores`]), read before its book's.
+struct Told<B: crate::games::gravity::Bits> {
+    known: std::sync::Arc<super::plan::Known<B>>,
+    book: Option<std::sync::Arc<crate::solve::book::Book>>,
+}
+
+impl<B: crate::games::gravity::Bits> crate::solve::gravity::KnownScores<B> for Told<B> {
+    fn fits(&self, board: &crate::games::gravity::GravityBoard<B>) -> bool {
+        self.book.as_ref().is_none_or(|b| b.fits(board))
+    }
+
+    fn depth(&self) -> u32 {
+        self.book.as_ref().map_or(0, |b| b.depth()).max(self.known.stones)
+    }
+
+    fn score(
+        &self,
+        board: &crate::games::gravity::GravityBoard<B>,
+        pos: &crate::games::gravity::GravityPosition<B>,
+    ) -> Option<i32> {
+        let told = self.known.scores.get(&board.symmetric_key(pos)).copied();
+        told.or_else(|| self.book.as_ref().and_then(|b| b.get(board, pos)))
+    }
 }
 
 /// A gravity score or value search's stop, with what its finished searches proved of the score

@@ -43,6 +43,14 @@
 //! (205.0M against 239.7M) in about 5% less time. Mirror images share table entries in the
 //! opening.
 //!
+//! With an opening book, a position one stone past it is searched from the floor the book
+//! gives: every position it can come from (less one top stone of the player who just moved) is
+//! in the book and scores at least its move into it, so the score is at least the least of
+//! those negated, and the probes walk up from there. Every move's score of a position the book
+//! holds searches the moves that cannot be its best first, and leaves the last one unsearched
+//! when every other is worse than the book's score (on 60 random 7x6 positions of 10 stones,
+//! one thread: 45.2M positions against 70.7M without the floors).
+//!
 //! The same code runs on boards of 64-bit and 128-bit words ([`Bits`]), and on several threads
 //! sharing one table ([`GravitySolver::set_threads`], the `parallel` module).
 //!
@@ -343,17 +351,13 @@ impl<B: Bits> GravitySolver<B> {
             out.push((col, score));
         }
         let scores = if self.parallel() && children.len() > 1 {
+            let children: Vec<_> = children
+                .iter()
+                .map(|&(col, child)| (col, child, self.book_floor(&child)))
+                .collect();
             self.children_together(&children, meter, lo, hi)
         } else {
-            let mut scores = Vec::with_capacity(children.len());
-            for &(col, child) in &children {
-                let s = -self.solve(&child, meter, -hi, -lo);
-                if self.ticker.is_stopped() {
-                    break;
-                }
-                scores.push((col, s));
-            }
-            scores
+            self.children_in_turn(pos, &out, &children, meter, lo, hi)
         };
         for (col, s) in scores {
             out[col as usize].1 = Some(s);
@@ -366,6 +370,53 @@ impl<B: Bits> GravitySolver<B> {
             }
         }
         self.finish(meter, out)
+    }
+
+    /// Every child's score (for the parent: negated), clamped to `[lo, hi]`, one after another;
+    /// `known`: the moves scored without search (immediate wins). When the book holds the
+    /// positions each child may come from, their scores bound the move's from above
+    /// ([`GravitySolver::book_floor`]), and the child's search starts there. When it holds
+    /// `pos` too, a move whose bound is below the score of `pos` is not its best, and is
+    /// searched first; once every other move is known to be worse than `pos`, the last one
+    /// left is worth the score of `pos`, with no search.
+    fn children_in_turn(
+        &mut self,
+        pos: &GravityPosition<B>,
+        known: &[(u32, Option<i32>)],
+        children: &[(u32, GravityPosition<B>)],
+        meter: &Meter,
+        lo: i32,
+        hi: i32,
+    ) -> Vec<(u32, i32)> {
+        let own = self.book_score(pos).map(|s| s.clamp(lo, hi));
+        // Whether a move of this floor may be the best: whether its bound reaches `own`.
+        let may_be_best =
+            |floor: Option<i32>, own: i32| floor.is_none_or(|f| (-f).clamp(lo, hi) >= own);
+        // (the child's floor, column, child), the moves that cannot be the best first.
+        let (mut order, last): (Vec<_>, Vec<_>) = children
+            .iter()
+            .map(|&(col, child)| (self.book_floor(&child), col, child))
+            .partition(|&(floor, _, _)| own.is_some_and(|own| !may_be_best(floor, own)));
+        order.extend(last);
+        let mut best = known.iter().filter_map(|&(_, s)| s).max();
+        let mut scores = Vec::with_capacity(children.len());
+        for (i, &(floor, col, child)) in order.iter().enumerate() {
+            if let Some(own) = own
+                && i + 1 == order.len()
+                && may_be_best(floor, own)
+                && best.is_none_or(|b| b < own)
+            {
+                scores.push((col, own));
+                break;
+            }
+            let s = -self.solve_above(&child, meter, -hi, -lo, floor);
+            if self.ticker.is_stopped() {
+                break;
+            }
+            best = best.max(Some(s));
+            scores.push((col, s));
+        }
+        scores
     }
 
     /// The value and remoteness of `pos` (its exact score through [`to_scored`]), as xo's

@@ -254,10 +254,10 @@ impl<B: Bits> GravitySolver<B> {
     }
 
     /// Every child's score (for the parent: negated), clamped to `[lo, hi]`, the children dealt
-    /// out to the threads; `(column, score)` for each child searched before any stop.
+    /// out to the threads, each searched from its floor ([`GravitySolver::solve_above`]); `(column, score)` for each child searched before any stop.
     pub(super) fn children_together(
         &mut self,
-        children: &[(u32, GravityPosition<B>)],
+        children: &[(u32, GravityPosition<B>, Option<i32>)],
         meter: &Meter,
         lo: i32,
         hi: i32,
@@ -267,8 +267,8 @@ impl<B: Bits> GravitySolver<B> {
             let mut done = Vec::new();
             loop {
                 let i = next.fetch_add(1, Relaxed);
-                let Some(&(col, child)) = children.get(i) else { break };
-                let s = -solver.solve(&child, meter, -hi, -lo);
+                let Some(&(col, child, floor)) = children.get(i) else { break };
+                let s = -solver.solve_above(&child, meter, -hi, -lo, floor);
                 if solver.ticker.is_stopped() {
                     break;
                 }

@@ -19,11 +19,24 @@ impl<B: Bits> GravitySolver<B> {
         &mut self,
         pos: &GravityPosition<B>,
         meter: &Meter,
+        min: i32,
+        max: i32,
+    ) -> i32 {
+        self.narrow_from(pos, meter, min, max, false)
+    }
+
+    /// [`GravitySolver::narrow`], the probes by [`probe_point`], or, `up` (`min` a floor the
+    /// score is likely at or near), each asking whether the score is above the last lower bound.
+    fn narrow_from(
+        &mut self,
+        pos: &GravityPosition<B>,
+        meter: &Meter,
         mut min: i32,
         mut max: i32,
+        up: bool,
     ) -> i32 {
         while min < max {
-            let med = probe_point(min, max, self.quick_score());
+            let med = if up { min } else { probe_point(min, max, self.quick_score()) };
             let r = self.negamax(pos, meter, med, med + 1);
             if self.ticker.is_stopped() {
                 return 0;
@@ -358,21 +371,74 @@ impl<B: Bits> GravitySolver<B> {
     }
 
     /// The score of `pos` clamped to `[lo, hi]` (a window of `[-1, 1]` gives the value), by
-    /// null-window searches.
-    pub(super) fn solve(
+    /// null-window searches; given `floor`, a proven lower bound on the score of `pos` (from
+    /// the book: [`GravitySolver::book_floor`]), they start there. The probes walk up from the floor, each asking
+    /// whether the score is above the last bound: the floor is the score of the best move of a
+    /// position the book holds, which the moves into `pos` are usually worth or nearly (on 60
+    /// random 7x6 positions of 10 stones, every move's score: 45.2M positions against 48.1M
+    /// with the probes of [`probe_point`] from the floor, and 70.7M with no floor).
+    pub(super) fn solve_above(
         &mut self,
         pos: &GravityPosition<B>,
         meter: &Meter,
         lo: i32,
         hi: i32,
+        floor: Option<i32>,
     ) -> i32 {
-        match self.start_proving(pos, lo, hi) {
-            Ok(score) => score,
-            Err((min, max)) => self.narrow(pos, meter, min, max),
+        let (min, max) = match self.start_proving(pos, lo, hi) {
+            Ok(score) => return score,
+            Err(range) => range,
+        };
+        let Some(floor) = floor.filter(|&f| f >= min) else {
+            return self.narrow(pos, meter, min, max);
+        };
+        self.proven.0 = self.proven.0.max(floor);
+        if floor >= max {
+            // At least max: max itself, or above `hi` and clamped to it.
+            return max;
         }
+        self.narrow_from(pos, meter, floor, max, true)
     }
 
-    /// [`GravitySolver::solve`] on every thread the solver may use (see
+    /// A proven lower bound on the score of `pos` from the book, when the book holds the
+    /// positions `pos` may come from (it is at most one stone past the book's depth): each such
+    /// parent scores at least its move to `pos`, the score of `pos` negated. The parents are
+    /// `pos` less one top stone of the player who just moved, the game not over in them.
+    pub(super) fn book_floor(&self, pos: &GravityPosition<B>) -> Option<i32> {
+        let depth = self.book_depth?;
+        if pos.moves == 0 || pos.moves > depth + 1 {
+            return None;
+        }
+        let b = &self.board;
+        let mover = pos.opponent();
+        let mut cap: Option<i32> = None;
+        for col in 0..b.width() {
+            let column = b.column_mask(col);
+            let stones = pos.mask & column;
+            if stones == B::ZERO {
+                continue;
+            }
+            // The column's top stone: the cell above its stones, one lower.
+            let top = ((stones + (b.bottom() & column)) >> 1) & column;
+            if top & mover == B::ZERO {
+                continue;
+            }
+            let parent = GravityPosition {
+                current: mover ^ top,
+                mask: pos.mask ^ top,
+                moves: pos.moves - 1,
+            };
+            if b.outcome(&parent).is_some() {
+                continue;
+            }
+            if let Some(score) = self.book_score(&parent) {
+                cap = Some(cap.map_or(score, |c| c.min(score)));
+            }
+        }
+        cap.map(|c| -c)
+    }
+
+    /// [`GravitySolver::solve_above`] on every thread the solver may use (see
     /// [`GravitySolver::set_threads`]).
     pub(super) fn solve_on_threads(
         &mut self,
@@ -381,28 +447,51 @@ impl<B: Bits> GravitySolver<B> {
         lo: i32,
         hi: i32,
     ) -> i32 {
+        let floor = self.book_floor(pos);
+        if floor.is_some() && !self.parallel() {
+            return self.solve_above(pos, meter, lo, hi, floor);
+        }
         match self.start_proving(pos, lo, hi) {
             Ok(score) => score,
-            Err((min, max)) if self.parallel() && self.alone_nodes == 0 => {
-                self.narrow_together(pos, meter, min, max)
-            }
-            Err((min, max)) if self.parallel() => {
-                // Alone first (see `set_alone_nodes`); what the try learned stays in the table.
-                let alone = meter.trial(self.alone_nodes);
-                let score = self.narrow(pos, &alone, min, max);
-                if !self.ticker.is_stopped() {
-                    return score;
+            Err((min, max)) => {
+                // Several threads: the floor narrows the range their probes start from.
+                let min = floor.map_or(min, |f| f.max(min));
+                if min >= max {
+                    return max;
                 }
-                self.ticker.resume();
-                if let Err(stopped) = meter.check() {
-                    // The job's stop (a limit), not the try's.
-                    self.ticker.stop(stopped);
-                    return 0;
-                }
-                self.narrow_together(pos, meter, min, max)
+                self.proven.0 = self.proven.0.max(min);
+                self.narrow_on_threads(pos, meter, min, max)
             }
-            Err((min, max)) => self.narrow(pos, meter, min, max),
         }
+    }
+
+    /// [`GravitySolver::narrow`] on every thread the solver may use.
+    fn narrow_on_threads(
+        &mut self,
+        pos: &GravityPosition<B>,
+        meter: &Meter,
+        min: i32,
+        max: i32,
+    ) -> i32 {
+        if !self.parallel() {
+            return self.narrow(pos, meter, min, max);
+        }
+        if self.alone_nodes == 0 {
+            return self.narrow_together(pos, meter, min, max);
+        }
+        // Alone first (see `set_alone_nodes`); what the try learned stays in the table.
+        let alone = meter.trial(self.alone_nodes);
+        let score = self.narrow(pos, &alone, min, max);
+        if !self.ticker.is_stopped() {
+            return score;
+        }
+        self.ticker.resume();
+        if let Err(stopped) = meter.check() {
+            // The job's stop (a limit), not the try's.
+            self.ticker.stop(stopped);
+            return 0;
+        }
+        self.narrow_together(pos, meter, min, max)
     }
 
     /// The score of `pos` clamped to `[lo, hi]` when it needs no search (`Ok`), else the range

@@ -185,3 +185,79 @@ fn huge_pages_only_for_jobs_with_the_time_to_amortise_them() {
     solver.prepare(&short).unwrap();
     assert!(solver.table.as_ref().unwrap().huge_pages() || !cfg!(target_os = "linux"));
 }
+
+/// Every position of `b` of at most `stones` stones (the game not over), each once.
+fn positions_upto(b: &GravityBoard, stones: u32) -> Vec<GravityPosition> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut stack = vec![b.start()];
+    while let Some(pos) = stack.pop() {
+        if b.outcome(&pos).is_some() || !seen.insert(b.key(&pos)) {
+            continue;
+        }
+        out.push(pos);
+        if pos.moves < stones {
+            for c in 0..b.width() {
+                if b.can_play(&pos, c) {
+                    let mut child = pos;
+                    b.play(&mut child, c);
+                    stack.push(child);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The book's scores bound the positions one stone past it from below (the floor is at most
+/// the score, and is the score for some), and with a book every move's score, every score and
+/// every value is the plain engine's: on positions of the book's depth (whose children start
+/// from their floors, the moves that cannot be best first, the last move left sometimes worth
+/// the position's score with no search) and one past it, on one thread and on two.
+#[test]
+fn the_book_floor_bounds_and_every_answer_is_the_plain_engines() {
+    use crate::solve::book::Book;
+    let b = GravityBoard::new(5, 4, 4).unwrap();
+    let depth = 4;
+    let book = Arc::new(Book::build(&b, depth, 1 << 16, &Meter::default()).unwrap());
+    let meter = Meter::default();
+    let mut plain = GravitySolver::new(&b, 1 << 16);
+    let mut with = GravitySolver::new(&b, 1 << 16);
+    with.set_book(book.clone());
+    let mut two = GravitySolver::new(&b, 1 << 16);
+    two.set_book(book.clone());
+    two.set_threads(2);
+    two.set_alone_nodes(0);
+    let (mut floors, mut exact_floors) = (0, 0);
+    let (mut nodes_with, mut nodes_plain) = (0, 0);
+    for pos in positions_upto(&b, depth + 1).into_iter().filter(|p| p.moves >= depth) {
+        let want = plain.move_scores(&pos, &meter).unwrap();
+        nodes_plain += plain.nodes();
+        let score = plain.score(&pos, &meter).unwrap();
+        if pos.moves == depth + 1 && !b.can_win_next(&pos) {
+            let floor = with.book_floor(&pos).expect("a parent in the book");
+            assert!(floor <= score, "{pos:?}: floor {floor} above the score {score}");
+            floors += 1;
+            exact_floors += usize::from(floor == score);
+        }
+        assert_eq!(with.move_scores(&pos, &meter).unwrap(), want, "{pos:?}");
+        nodes_with += with.nodes();
+        assert_eq!(with.score(&pos, &meter).unwrap(), score, "{pos:?}");
+        assert_eq!(with.value(&pos, &meter).unwrap(), plain.value(&pos, &meter).unwrap());
+        assert_eq!(
+            with.move_values(&pos, &meter).unwrap(),
+            plain.move_values(&pos, &meter).unwrap()
+        );
+        assert_eq!(two.move_scores(&pos, &meter).unwrap(), want, "{pos:?} on two threads");
+        assert_eq!(two.score(&pos, &meter).unwrap(), score, "{pos:?} on two threads");
+    }
+    assert!(
+        floors > 100 && exact_floors > 0 && exact_floors < floors,
+        "{exact_floors} of {floors}"
+    );
+    // The floors save searching (each solver keeps its table from position to position).
+    assert!(
+        nodes_with < nodes_plain,
+        "{nodes_with} positions with the book, {nodes_plain} without"
+    );
+}
