@@ -133,19 +133,8 @@ async fn static_page_answers_connect_four_from_its_book() {
     check_board(&c, "tictactoe", ".........").await;
     click(&c, r#"#gallery .game[data-game="connect4"]"#).await;
     check_board_against(&c, "connect4", EMPTY, &empty).await;
-    let stopped = c
-        .execute_async(
-            r#"
-const done = arguments[0];
-const ctl = new AbortController();
-const p = window.xoCore.ask({ game: "connect4", moves: "44", no_book: true }, ctl.signal);
-setTimeout(() => ctl.abort(), 200);
-p.then((r) => done("answered: " + JSON.stringify(r)), (e) => done(e.name));
-"#,
-            vec![],
-        )
-        .await
-        .unwrap();
+    let request = json!({"game": "connect4", "moves": "44", "no_book": true});
+    let stopped = ask_and_stop(&c, &request, 200).await;
     assert_eq!(stopped, "AbortError", "a search without the book, stopped");
     let request = json!({"game": "connect4", "moves": "443"});
     let (got, ms) = ask_timed(&c, &request).await;
@@ -155,21 +144,9 @@ p.then((r) => done("answered: " + JSON.stringify(r)), (e) => done(e.name));
     // A search shared out among the helper workers, stopped (the helpers running it ended and
     // started again), then asked again: exact. A position not asked before (the helpers' tables
     // would answer one asked before at once): about 0.3 s natively on one thread.
-    let stopped = c
-        .execute_async(
-            r#"
-const done = arguments[0];
-const ctl = new AbortController();
-const p = window.xoCore.ask({ game: "connect4", moves: "5152346616" }, ctl.signal);
-setTimeout(() => ctl.abort(), 50);
-p.then((r) => done("answered: " + JSON.stringify(r)), (e) => done(e.name));
-"#,
-            vec![],
-        )
-        .await
-        .unwrap();
-    assert_eq!(stopped, "AbortError", "a search shared out, stopped");
     let request = json!({"game": "connect4", "moves": "5152346616"});
+    let stopped = ask_and_stop(&c, &request, 50).await;
+    assert_eq!(stopped, "AbortError", "a search shared out, stopped");
     let (got, _) = ask_timed(&c, &request).await;
     assert_eq!(got, core_ask_with_book(&request), "5152346616 after a stop");
     assert_eq!(book_fetches(&c).await, 1, "the book was fetched again");
@@ -220,4 +197,23 @@ p.then((r) => done("answered: " + JSON.stringify(r)), (e) => done(e.name));
     c.close().await.unwrap();
     drop(driver);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Asks the page's core `request` and stops it after `ms` milliseconds: the error's name
+/// (`AbortError` when the stop came first), or "answered: " and the answer.
+async fn ask_and_stop(c: &Client, request: &Value, ms: u64) -> String {
+    let stopped = c
+        .execute_async(
+            r#"
+const [request, ms, done] = arguments;
+const ctl = new AbortController();
+const p = window.xoCore.ask(request, ctl.signal);
+setTimeout(() => ctl.abort(), ms);
+p.then((r) => done("answered: " + JSON.stringify(r)), (e) => done(e.name));
+"#,
+            vec![request.clone(), ms.into()],
+        )
+        .await
+        .unwrap();
+    stopped.as_str().map_or_else(|| stopped.to_string(), str::to_string)
 }
