@@ -382,6 +382,14 @@ mod tests {
             assert_eq!(split(request).body, r#"{"children":[]}"#, "{request}");
         }
         assert_eq!(join(r#"{"request":{"game":"connect4"},"known":[["X",0]]}"#).status, 400);
+        // A score no position of that many stones can have is refused, naming it.
+        let beyond = join(&format!(
+            r#"{{"request":{{"game":"connect4"}},"known":[["{}X",{}]]}}"#,
+            ".".repeat(41),
+            i32::MIN
+        ));
+        assert_eq!(beyond.status, 400, "{}", beyond.body);
+        assert!(beyond.body.contains("-2147483648"), "{}", beyond.body);
     }
 
     /// The shipped Connect Four book, handed over as bytes, answers as the core with the book

@@ -174,7 +174,7 @@ impl Plan {
     /// The same plan, the gravity engine reading the exact scores `known` (each a position of
     /// this plan's board, given as `rules`' position text, and its score in Pons' convention
     /// for its player to move) as it reads a book's, before searching. Fails on a position
-    /// that is not one of the board's; other plans ignore them.
+    /// that is not one of the board's, or a score it cannot have; other plans ignore them.
     pub fn with_known_scores(
         &mut self,
         rules: &Rules,
@@ -192,6 +192,16 @@ impl Plan {
                     .board
                     .from_position(&pos)
                     .map_err(|e| InputError::Unsupported(e.to_string()))?;
+                // No score of the board lies beyond its number of cells either way (the range
+                // the engine's own searches start from).
+                let cells = g.board.cells() as i32;
+                if !(-cells..=cells).contains(score) {
+                    return Err(InputError::Request(format!(
+                        "the score {score} told of {text} is not one a position of {cells} \
+                         cells can have ({} to {cells})",
+                        -cells
+                    )));
+                }
                 told.scores.insert(g.board.symmetric_key(&bits), *score);
                 told.stones = told.stones.max(bits.moves);
             }

@@ -126,7 +126,7 @@ impl Query {
     /// its position text, and its score (Pons' convention, for its player to move), found
     /// elsewhere. The web page's workers each search some of a position's moves, and one of
     /// them answers the position with the scores the others found. Fails on a position that
-    /// is not one of the game's.
+    /// is not one of the game's, or a score it cannot have.
     ///
     /// ```
     /// use xo_core::budget::Meter;
@@ -151,6 +151,9 @@ impl Query {
     /// assert_eq!(searched["moves"][1]["score"].as_i64().unwrap() as i32, -score);
     /// let q = r.prepare(&[], Runner::Alone).unwrap();
     /// assert!(q.with_known_scores(&[("X".into(), 0)]).is_err());
+    /// // A score the position cannot have is refused.
+    /// let q = r.prepare(&[], Runner::Alone).unwrap();
+    /// assert!(q.with_known_scores(&[("............XO..".into(), i32::MIN)]).is_err());
     /// ```
     pub fn with_known_scores(mut self, known: &[(String, i32)]) -> Result<Query, InputError> {
         if let Game::Placement(rules) = &self.game {
