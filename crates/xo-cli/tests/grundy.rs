@@ -141,9 +141,9 @@ fn a_plot_is_written_only_where_a_regular_file_may_be() {
     assert!(std::fs::read_to_string(dir.path().join("piped.svg")).unwrap().starts_with("<svg"));
 }
 
-/// Built without the `plot` feature (`cargo test -p xo-cli --no-default-features --test grundy`):
-/// `--plot` still parses, and is refused with one line naming the feature, exit 2, before any
-/// work (a node budget of 1 would stop the work with exit 3), and nothing is written.
+/// Built without the `plot` feature (`cargo test -p xo-cli --no-default-features --test all
+/// grundy::`): `--plot` still parses, and is refused with one line naming the feature, exit 2,
+/// before any work (a node budget of 1 would stop the work with exit 3), and nothing is written.
 #[cfg(not(feature = "plot"))]
 #[test]
 fn without_the_plot_feature_a_plot_is_refused_by_name() {

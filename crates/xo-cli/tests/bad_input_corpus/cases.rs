@@ -1,7 +1,7 @@
 //! What a case is (its input, the promise, its time box) and reading the case files of
 //! `tests/bad_input/` into the corpus.
 
-use crate::named::{made, then};
+use super::named::{made, then};
 use std::path::Path;
 use std::sync::OnceLock;
 use std::time::Duration;

@@ -1,8 +1,8 @@
 //! Hostile output: stdout closed after the first line or mid-JSON (a quiet exit 0), and stdout a
 //! full disk (exit 2 and one message, not a panic).
 
-use crate::cases::{secs, BOX};
-use crate::runner::command;
+use super::cases::{secs, BOX};
+use super::runner::command;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::process::Stdio;

@@ -1,7 +1,7 @@
 //! What case files name: the inputs made when a case runs (too large for a file), and the further
 //! checks on a run's output, each by its name.
 
-use crate::cases::Extra;
+use super::cases::Extra;
 use xo_test_support::bin::{clip, Run};
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 //! Running the binary on a case, time-boxed, and checking everything the CLI contract says about
 //! the run: the exit status, the one message, the answer, the further checks.
 
-use crate::cases::{corpus, Case, Expect::*, Input};
+use super::cases::{corpus, Case, Expect::*, Input};
 use std::process::Command;
 use std::time::Duration;
 use xo_test_support::bin::{self, clip, Feed, Run};

@@ -1,7 +1,7 @@
 //! A corpus of bad, hostile and over-budget inputs for every subcommand, run against the real
 //! binary. Each case is a small file, `tests/bad_input/NAME.json` (its keys: [`cases::KEYS`]),
 //! naming its arguments (and standard input), the exit status the CLI contract promises, and a
-//! substring of the message (stderr) or of the answer (stdout); this test binary is the one
+//! substring of the message (stderr) or of the answer (stdout); this module is the one
 //! runner:
 //!
 //! - 0 answered; 1 `check` says unreachable;
