@@ -205,6 +205,7 @@ fn pons_beginning_medium_first_lines() {
 }
 
 #[test]
+#[ignore = "slow: 17 s of searches on one and several threads (in .ci/run's slow group)"]
 fn threads_change_no_answer() {
     // Several threads sharing a table, against plain minimax on small boards (both layouts;
     // 128-bit tables of two-word entries stay on one thread)...

@@ -95,6 +95,7 @@ fn lines_of_mnk_boards_are_perfect_play_to_the_end() {
 }
 
 #[test]
+#[ignore = "slow: 25 s of lines replayed against plain minimax (in .ci/run's slow group)"]
 fn lines_of_strips_are_perfect_play_to_the_end() {
     assert!(random_lines("lol:8", 12, 8, 3) > 120);
     assert!(random_lines("treblecross:11", 25, 9, 4) > 60);

@@ -78,6 +78,7 @@ fn random_moves(plies: &[usize]) -> Vec<String> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow: 13 positions of 10 stones searched both ways, timed (in .ci/run's slow group)"]
 async fn static_page_answers_connect_four_from_its_book() {
     if browser_missing() {
         return;

@@ -96,6 +96,7 @@ async fn every_game(c: &Client, origin: &str, core: &str) -> Vec<(String, bool, 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow: every game of the picker against the computer, timed (in .ci/run's slow group)"]
 async fn computer_replies_within_two_seconds() {
     if browser_missing() {
         return;
