@@ -83,13 +83,20 @@ def test_python_threads_ask_at_once():
     assert got == expected
 
 
+def as_at_a_terminal():
+    """Gives the child the default SIGINT disposition, as an interpreter started at a terminal has:
+    one started with SIGINT ignored (as a job started in the background by a shell without job
+    control is, and all it starts) never installs its KeyboardInterrupt handler, whatever xo does."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt(code, after=1.0):
     """Runs `code` in a fresh interpreter, sends it SIGINT once it says it is solving, and
     returns (seconds from the signal to its end, exit status, standard error)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     p = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, env=env, cwd=ROOT,
+        text=True, env=env, cwd=ROOT, preexec_fn=as_at_a_terminal,
     )
     assert p.stdout.readline().strip() == "solving"
     # Readiness is the line above; this sleep, on purpose, lets the solve run a while (it runs
@@ -122,7 +129,8 @@ def test_ctrl_c_stops_solve_many_and_can_be_caught():
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env)
+                         stderr=subprocess.PIPE, text=True, env=env,
+                         preexec_fn=as_at_a_terminal)
     assert p.stdout.readline().strip() == "solving"
     time.sleep(1.0)  # on purpose, as in `interrupt`: the signal lands inside the engine
     sent = time.perf_counter()
