@@ -58,8 +58,9 @@ cargo check -p xo-core -p xo-store --all-targets --target aarch64-apple-darwin
 # The Grundy engine on aarch64, its NEON kernel run by qemu (a user-mode emulator: the test
 # binaries run as Linux programs, their system calls passed to this kernel). The lib tests under
 # solve::grundy and tests/grundy.rs (the module grundy of the core's one test binary) only
-# (about 3 minutes with the build): the whole core suite
-# takes too long under emulation for CI (its tests ran 828 s here, 2026-12-06). Doctests are left out (they would need building one by one for aarch64). The x86
+# (about 3 minutes with the build): the whole core suite takes too long under emulation for CI
+# (its tests ran 828 s here, 2026-12-06). Doctests are left out (they would need building one by
+# one for aarch64). The x86
 # kernels' requirements (.ci/run sets them on a CPU that has them) and a cap on the kernel
 # (XO_GRUNDY_KERNEL) are dropped: NEON is the one required here.
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
