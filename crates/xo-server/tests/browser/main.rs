@@ -22,7 +22,8 @@
 //! [`console`] (no console error on loading any game, both ways), [`replies`] (the computer's
 //! reply within 2 s on every game, both ways), [`study`] (the study tools against the core),
 //! [`defects`] (issue 21's defects) and [`fallback`] (the server stopping under the page, and
-//! replies beyond its budget).
+//! replies beyond its budget). The two timed ones, [`book`] and [`replies`], are in the slow
+//! group (`cargo test -p xo-server --test browser -- --ignored`, run by `.ci/run`).
 
 mod autoplay;
 mod book;
