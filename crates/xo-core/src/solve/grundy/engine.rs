@@ -177,7 +177,6 @@ impl SequenceEngine {
         let mut work = self.workers.counts();
         work.add(&self.scratch);
         let mut stats = self.stats;
-        stats.filtered_heaps = work.heaps;
         stats.filtered_passes = work.passes;
         stats.filtered_hits = work.hits;
         stats.splits_scanned += work.splits + work.candidate_splits;
@@ -262,6 +261,11 @@ impl SequenceEngine {
                 // The pipeline may stop early (a value needing more bits than its passes
                 // allowed): carry on from the first heap it left, with `n` read afresh.
                 let progressed = !found.is_empty();
+                if let Valuer::Filter(_) = valuer {
+                    // Counted here, not by the workers, which may value heaps past the first
+                    // one left when they stop (their values then go unused).
+                    self.stats.filtered_heaps += found.len() as u64;
+                }
                 for v in found {
                     self.push(v);
                 }
@@ -405,6 +409,7 @@ impl SequenceEngine {
             // The filtered pass marks the moves that leave one heap itself.
             let m = self.mirror.as_ref().expect("the filtered pass reads the mirror");
             let guess = filter::guess(m.values());
+            self.stats.filtered_heaps += 1;
             return filter::heap_value(m, &self.rules, n, self.bits, guess, &mut self.scratch);
         }
         self.seen.fill(0);

@@ -24,7 +24,9 @@
 //!
 //! Heaps `n` and `n + 1` share the first parts of their splits (`g(a)` for `a` from 1) and their
 //! second parts lie one apart, so one pass values both, reading each value from memory once
-//! ([`pass_two`]). The [`pipeline`](super::pipeline) spreads such pairs over threads.
+//! ([`pass_two`]): with AVX-512, where reading is a part of the cost; the AVX2 and NEON kernels
+//! are bound by their lookups and value one heap per pass ([`Kernel::pairs_pay`]). The
+//! [`pipeline`](super::pipeline) spreads the heaps (or pairs) over threads.
 //!
 //! On .007 to 2^17 (heaps in pairs, one core of the development machine) a split costs about
 //! 0.08 ns: 0.03 ns for the lookup itself (the byte permute, two cycles on one port, bounds it),
@@ -416,7 +418,7 @@ pub(crate) fn unit_values(
     let known = m.len();
     let mut heaps: Vec<Heap> = heaps.map(|n| prepare(m, rules, n, bits, guess, known, s)).collect();
     let tables: Vec<[u64; 64]> = match <&mut [Heap; 2]>::try_from(heaps.as_mut_slice()) {
-        Ok(pair) if !pair[0].scattered && !pair[1].scattered => {
+        Ok(pair) if !pair[0].scattered && !pair[1].scattered && s.kernel.pairs_pay() => {
             pass_two(m, rules, pair, s).to_vec()
         }
         _ => heaps.iter().map(|h| pass_one(m, rules, h, s)).collect(),

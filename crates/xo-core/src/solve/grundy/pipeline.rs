@@ -1,4 +1,5 @@
-//! The filtered pass on several threads: heaps (in pairs, see [`pass_two`](super::filter)) are
+//! The filtered pass on several threads: heaps (in pairs with AVX-512, see
+//! [`pass_two`](super::filter) and [`Kernel::pairs_pay`]; one at a time with the others) are
 //! dealt out in order to workers, each with its own copy of the values; the workers hand values
 //! to each other through atomics ([`Handoff`]), and one that must wait for another's value
 //! blocks, after a few microseconds' spin, until it is published. A pass needs only the values
@@ -369,9 +370,9 @@ fn work(
     // pair before it (`reach` of 4 or more), unit 0 is heap `from` alone and unit `u > 0` heaps
     // `from + 2u - 1` and `from + 2u`: the short first unit puts its worker half a pair ahead,
     // so that each worker's values are due about half a pass before the other needs them.
-    // Otherwise (.07: `reach` 3) a pair would wait for the pair before it, and unit `u` is heap
-    // `from + u` alone.
-    let pairs = reach >= 4 && matches!(valuer, Valuer::Filter(_));
+    // Otherwise (.07: `reach` 3, where a pair would wait for the pair before it, or a kernel
+    // for which pairs do not pay) unit `u` is heap `from + u` alone.
+    let pairs = reach >= 4 && matches!(valuer, Valuer::Filter(kernel) if kernel.pairs_pay());
     let mut watch = Watch::new();
     loop {
         let unit = handoff.claim();
