@@ -94,11 +94,11 @@ impl Kernel {
     }
 
     /// Whether passes over two heaps at once ([`pass_two`](super::filter)) pay with this
-    /// kernel: with AVX-512, which reads their shared side once for both. The AVX2 and NEON
-    /// kernels are bound by their lookups, not by reading; on .007 to 2^17 (AMD EPYC, AVX2) they
-    /// took as much CPU time per heap one heap at a time, and single heaps wait less for each
-    /// other's values in the [`pipeline`](super::pipeline) (wall time 5% less, medians of 15
-    /// runs alternating).
+    /// kernel: with AVX-512, which reads their shared side once for both. The AVX2 kernel is
+    /// bound by its lookups, not by reading: on .007 to 2^17 (AMD EPYC) it took as much CPU time
+    /// per heap one heap at a time, and single heaps wait less for each other's values in the
+    /// [`pipeline`](super::pipeline) (wall time 5% less, medians of 15 runs alternating). The
+    /// NEON kernel looks up as the AVX2 one does (not measured on an ARM machine: none here).
     pub fn pairs_pay(self) -> bool {
         matches!(self, Kernel::Avx512(_))
     }
