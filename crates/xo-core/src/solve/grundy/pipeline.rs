@@ -335,11 +335,14 @@ impl Handoff {
 /// A worker: claims units of heaps (see below) in order and publishes their values in `handoff`,
 /// reading the others' values from there as they arrive; rests while it would mostly wait.
 ///
-/// A pair of heaps `n`, `n + 1` is valued in one pass ([`pass_two`]), which needs every value up
-/// to `n + 1 - reach` (the splits of heap `n` reach no heap above `n - reach`); the moves that
-/// leave one heap, which reach up to `n + 1 - window`, are counted after the pass, or left to
-/// the reader ([`Outcome::Either`]). With two threads on .007 (`reach` 4, `window` 3) a worker
-/// thus needs only values of the other worker's previous pair, long published.
+/// A pair of heaps `n`, `n + 1` is valued in one pass ([`pass_two`], with AVX-512), which needs
+/// every value up to `n + 1 - reach` (the splits of heap `n` reach no heap above `n - reach`);
+/// the moves that leave one heap, which reach up to `n + 1 - window`, are counted after the
+/// pass, or left to the reader ([`Outcome::Either`]). With two threads on .007 (`reach` 4,
+/// `window` 3) a worker thus needs only values of the other worker's previous pair, long
+/// published. With one heap a unit (the other kernels) the workers take heaps in turn: the
+/// splits of heap `n` reach the other worker's heaps up to `n - 5`, and its move leaving one heap
+/// `n - 3`, the other worker's heap before its last.
 #[allow(clippy::too_many_arguments)]
 fn work(
     from: usize,
