@@ -102,7 +102,7 @@ function runLocal(kind, text, signal, bytes, urgent) {
     } else if (urgent) queueFirst(job);
     else CORE.queue.push(job);
     pump();
-  }).then((m) => { const r = JSON.parse(m.out); CORE.last = "browser"; return { status: r.status, body: r.body }; });
+  }).then((m) => { const r = JSON.parse(m.out); return { status: r.status, body: r.body }; });
 }
 async function runServer(path, body, signal) {
   let resp;
@@ -116,15 +116,15 @@ async function runServer(path, body, signal) {
   let parsed = null;
   try { parsed = await resp.json(); } catch (e) { parsed = null; }
   if (!parsed) throw new Error("the server answered " + resp.status + " " + resp.statusText + ", not JSON");
-  CORE.last = "server";
   return { status: resp.status, body: parsed };
 }
 // Whether the browser answers `req` when there is a server too: play questions, and searches
 // of small positions (the server is asked again when the browser's budget runs out).
+const PLAY_QUESTIONS = ["moves", "after", "check"];
 function inBrowser(req) {
   if (!CORE.wasm) return false;
   if (!CORE.server) return true;
-  if (req.question === "moves" || req.question === "after" || req.question === "check") return true;
+  if (PLAY_QUESTIONS.includes(req.question)) return true;
   const d = S.desc;
   if (!d || d.name !== req.game) return false;
   if (d.kind === "octal") return heaps(req.position || "").reduce((a, b) => a + b, 0) <= 40;
@@ -279,6 +279,12 @@ async function sharedAsk(text, signal) {
 // returned marked unknown, any other refusal thrown with the core's reason.
 async function coreAsk(req, signal, urgent) {
   await bookReady(req.game);
+  // Which side answered (`state.last`, which the tests read): noted for the questions that may
+  // go to either, not for play questions, which stay in the browser and may end after them.
+  const by = (where, r) => {
+    if (!PLAY_QUESTIONS.includes(req.question)) CORE.last = where;
+    return checked(r);
+  };
   if (inBrowser(req)) {
     try {
       const text = JSON.stringify(Object.assign({ timeout: PAGE_BUDGET }, req));
@@ -286,14 +292,14 @@ async function coreAsk(req, signal, urgent) {
       // move never waits for the question).
       const all = (!req.question || req.question === "solve") && !req.value_only && !req.no_moves && !req.line;
       const r = (!urgent && all && (await sharedAsk(text, signal))) || (await runLocal("ask", text, signal, undefined, urgent));
-      if (r.status !== 422 || !CORE.server) return checked(r);
+      if (r.status !== 422 || !CORE.server) return by("browser", r);
     } catch (err) { if (err.name === "AbortError" || CORE.wasm) throw err; }
   }
-  try { return checked(await runServer("api/ask", req, signal)); } catch (err) {
+  try { return by("server", await runServer("api/ask", req, signal)); } catch (err) {
     if (!err.network || !CORE.wasm) throw err;
     CORE.server = false;
     showCore();
-    return checked(await runLocal("ask", JSON.stringify(Object.assign({ timeout: PAGE_BUDGET }, req)), signal, undefined, urgent));
+    return by("browser", await runLocal("ask", JSON.stringify(Object.assign({ timeout: PAGE_BUDGET }, req)), signal, undefined, urgent));
   }
 }
 async function coreGame(name) {
