@@ -56,6 +56,9 @@ const GUESS_MARGIN: usize = 32;
 pub(crate) struct Scratch {
     /// The kernel of the passes.
     pub kernel: Kernel,
+    /// Whether [`unit_values`] values two heaps in one pass ([`pass_two`]) rather than one
+    /// after the other: the kernel's [`Kernel::pairs_pay`] unless a test chooses.
+    pub pairs: bool,
     /// Tables of seen options, for reuse.
     spare: Vec<Vec<u8>>,
     out: Vec<u8>,
@@ -80,7 +83,7 @@ pub(crate) struct Scratch {
 impl Scratch {
     /// Empty scratch space for passes by `kernel`.
     pub fn new(kernel: Kernel) -> Self {
-        Scratch { kernel, ..Scratch::default() }
+        Scratch { kernel, pairs: kernel.pairs_pay(), ..Scratch::default() }
     }
 
     /// Adds `other`'s work counters to these.
@@ -418,7 +421,7 @@ pub(crate) fn unit_values(
     let known = m.len();
     let mut heaps: Vec<Heap> = heaps.map(|n| prepare(m, rules, n, bits, guess, known, s)).collect();
     let tables: Vec<[u64; 64]> = match <&mut [Heap; 2]>::try_from(heaps.as_mut_slice()) {
-        Ok(pair) if !pair[0].scattered && !pair[1].scattered && s.kernel.pairs_pay() => {
+        Ok(pair) if !pair[0].scattered && !pair[1].scattered && s.pairs => {
             pass_two(m, rules, pair, s).to_vec()
         }
         _ => heaps.iter().map(|h| pass_one(m, rules, h, s)).collect(),
