@@ -83,6 +83,7 @@ async fn static_page_answers_connect_four_from_its_book() {
     if browser_missing() {
         return;
     }
+    let _alone = crate::timed_alone().await;
     let dir = std::env::temp_dir().join(format!("xo-static-book-{}", std::process::id()));
     xo_server::page::write_static(&dir).unwrap();
     let origin = static_host(dir.clone());

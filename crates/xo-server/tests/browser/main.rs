@@ -23,7 +23,8 @@
 //! reply within 2 s on every game, both ways), [`study`] (the study tools against the core),
 //! [`defects`] (issue 21's defects) and [`fallback`] (the server stopping under the page, and
 //! replies beyond its budget). The two timed ones, [`book`] and [`replies`], are in the slow
-//! group (`cargo test -p xo-server --test browser -- --ignored`, run by `.ci/run`).
+//! group (`cargo test -p xo-server --test browser -- --ignored`, run by `.ci/run`), and take
+//! turns ([`timed_alone`]): each times answers that need the machine's cores.
 
 mod autoplay;
 mod book;
@@ -55,4 +56,13 @@ fn page_is_small_and_self_contained() {
             assert!(!text.contains(external), "{name} names an outside resource: {external}");
         }
     }
+}
+
+/// Held by each timed test while it runs, so that the timed tests of this binary never run
+/// beside each other (the test harness runs tests on two threads here): a Connect Four search of
+/// the page's workers took 1.4-1.7 s with the other timed test's games beside it, 0.8-0.9 s
+/// alone (2026-12-07).
+async fn timed_alone() -> tokio::sync::MutexGuard<'static, ()> {
+    static TIMED: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    TIMED.lock().await
 }

@@ -101,6 +101,7 @@ async fn computer_replies_within_two_seconds() {
     if browser_missing() {
         return;
     }
+    let _alone = crate::timed_alone().await;
     let driver = start_driver();
     let c = connect(&driver).await;
     let dir = std::env::temp_dir().join(format!("xo-static-replies-{}", std::process::id()));
