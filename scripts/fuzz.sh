@@ -5,7 +5,8 @@
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
-# runs each target (default: all) for SECONDS (default 30), starting from the seeds committed in
+# runs each target (default: all) for SECONDS (default 30), as many at a time as there are cores,
+# starting from the seeds committed in
 # fuzz/seeds/TARGET plus what earlier runs found (fuzz/corpus/TARGET, not committed). A crash
 # stops the script with the failing input in fuzz/artifacts/TARGET/; keep it as a regression case
 # (crates/xo-store/tests/decoders_never_panic.rs) once fixed.
@@ -41,19 +42,36 @@ else
     cargo fuzz build "${flags[@]}" "$t"
   done
 fi
-for t in "${targets[@]}"; do
-  mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
-  log="fuzz/artifacts/$t/last-run.log"
-  echo "fuzz: $t for ${seconds} s"
-  status=0
+# One target's run; its log in fuzz/artifacts/TARGET/last-run.log.
+run_one() {
+  local t=$1
   cargo fuzz run "${flags[@]}" "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
     -max_total_time="$seconds" -seed="${XO_FUZZ_SEED:-0}" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
-    -artifact_prefix="fuzz/artifacts/$t/" -print_final_stats=1 >"$log" 2>&1 || status=$?
-  grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb)" "$log" | sed "s/^/fuzz: $t: /" || true
-  if [ "$status" != 0 ]; then
-    grep -E "panicked|SUMMARY|Test unit written|ERROR" "$log" >&2 || tail -20 "$log" >&2
-    echo "fuzz: $t failed (status $status); the input is in fuzz/artifacts/$t/, the log in $log" >&2
-    exit 1
-  fi
+    -artifact_prefix="fuzz/artifacts/$t/" -print_final_stats=1 >"fuzz/artifacts/$t/last-run.log" 2>&1
+}
+# As many targets at a time as there are cores (libFuzzer runs one thread each), then each
+# one's result in turn.
+jobs=$(nproc 2>/dev/null || echo 1)
+for ((at = 0; at < ${#targets[@]}; at += jobs)); do
+  batch=("${targets[@]:at:jobs}")
+  pids=()
+  for t in "${batch[@]}"; do
+    mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
+    echo "fuzz: $t for ${seconds} s"
+    run_one "$t" &
+    pids+=("$!")
+  done
+  for i in "${!batch[@]}"; do
+    t=${batch[$i]}
+    log="fuzz/artifacts/$t/last-run.log"
+    status=0
+    wait "${pids[$i]}" || status=$?
+    grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb)" "$log" | sed "s/^/fuzz: $t: /" || true
+    if [ "$status" != 0 ]; then
+      grep -E "panicked|SUMMARY|Test unit written|ERROR" "$log" >&2 || tail -20 "$log" >&2
+      echo "fuzz: $t failed (status $status); the input is in fuzz/artifacts/$t/, the log in $log" >&2
+      exit 1
+    fi
+  done
 done
 echo "fuzz: every target ran ${seconds} s without a failure"
