@@ -6,9 +6,9 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # runs each target (default: all) for SECONDS (default 30), as many at a time as there are cores,
-# starting from the seeds committed in
-# fuzz/seeds/TARGET plus what earlier runs found (fuzz/corpus/TARGET, not committed). A crash
-# stops the script with the failing input in fuzz/artifacts/TARGET/; keep it as a regression case
+# starting from the seeds committed in fuzz/seeds/TARGET plus what earlier runs found
+# (fuzz/corpus/TARGET, not committed). A crash stops the script (and the other targets running)
+# with the failing input in fuzz/artifacts/TARGET/; keep it as a regression case
 # (crates/xo-store/tests/decoders_never_panic.rs) once fixed.
 #
 # Installs cargo-fuzz (a pinned version) from crates.io when missing. Runs on the stable toolchain:
@@ -70,6 +70,8 @@ for ((at = 0; at < ${#targets[@]}; at += jobs)); do
     if [ "$status" != 0 ]; then
       grep -E "panicked|SUMMARY|Test unit written|ERROR" "$log" >&2 || tail -20 "$log" >&2
       echo "fuzz: $t failed (status $status); the input is in fuzz/artifacts/$t/, the log in $log" >&2
+      kill "${pids[@]}" 2>/dev/null || true
+      wait || true
       exit 1
     fi
   done

@@ -59,9 +59,9 @@ fn page_is_small_and_self_contained() {
 }
 
 /// Held by each timed test while it runs, so that the timed tests of this binary never run
-/// beside each other (the test harness runs tests on two threads here): a Connect Four search of
-/// the page's workers took 1.4-1.7 s with the other timed test's games beside it, 0.8-0.9 s
-/// alone (2026-12-07).
+/// beside each other (the test harness runs tests on two threads here): the slowest Connect Four
+/// search of the page's workers took 1.39 s with the other timed test's games beside it, 0.42-0.67
+/// s alone (a 2-core Intel Xeon, 2026-12-07).
 async fn timed_alone() -> tokio::sync::MutexGuard<'static, ()> {
     static TIMED: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
     TIMED.lock().await
