@@ -115,8 +115,11 @@ mod x86 {
             let bytes = blocks::table_bytes(table);
             // SAFETY: the caller guarantees AVX2.
             let mut pieces = [[unsafe { _mm256_setzero_si256() }; 16]; 2];
+            // A window of eight pieces over a table of 128 bytes is the whole table, which
+            // the tree below looks up without moving the index.
             if P < 4
                 && let Some((base, window)) = window_of(&table[..16 * P])
+                && (P > 1 || window < 8)
             {
                 for (j, piece) in pieces[0].iter_mut().enumerate().take(window) {
                     let at = base + 16 * j;
@@ -148,6 +151,70 @@ mod x86 {
 
         #[inline(always)]
         unsafe fn hits(&self, lo: &[&[u8]; 2], hi: &[&[u8]; 2], at: usize) -> u64 {
+            // SAFETY: the caller guarantees 64 bytes from `at` in every plane, and AVX2.
+            unsafe { self.hits64::<0>(lo, hi, at) }
+        }
+
+        #[inline(always)]
+        unsafe fn scan(
+            &self,
+            lo: &[&[u8]; 2],
+            hi: &[&[u8]; 2],
+            start: usize,
+            end: usize,
+            notes: &mut [(u32, u64)],
+        ) -> usize {
+            // One loop per lookup, chosen once for the block: the loop then holds no branch
+            // but its own.
+            // SAFETY: the caller guarantees `hits`'s conditions for every run it looks up.
+            unsafe {
+                match self.window {
+                    2 => self.scan_with::<2>(lo, hi, start, end, notes),
+                    4 => self.scan_with::<4>(lo, hi, start, end, notes),
+                    8 => self.scan_with::<8>(lo, hi, start, end, notes),
+                    _ => self.scan_with::<0>(lo, hi, start, end, notes),
+                }
+            }
+        }
+    }
+
+    impl<const P: usize> Pieces<P> {
+        /// [`Lookup::scan`] by [`Pieces::hits64`]`::<W>`.
+        ///
+        /// # Safety
+        /// As for [`Lookup::scan`].
+        #[inline(always)]
+        unsafe fn scan_with<const W: usize>(
+            &self,
+            lo: &[&[u8]; 2],
+            hi: &[&[u8]; 2],
+            start: usize,
+            end: usize,
+            notes: &mut [(u32, u64)],
+        ) -> usize {
+            let (mut at, mut noted) = (start, 0);
+            while at + 64 <= end {
+                // SAFETY: the caller guarantees 64 bytes from `at` in every plane, and AVX2.
+                let m = unsafe { self.hits64::<W>(lo, hi, at) };
+                notes[noted] = ((at - start) as u32, m);
+                noted += usize::from(m != 0);
+                at += 64;
+            }
+            noted
+        }
+
+        /// The hit mask of the 64 splits from `at`, by the window of `W` pieces (2, 4 or 8), or
+        /// for `W = 0` by the window this lookup has (or the whole table).
+        ///
+        /// # Safety
+        /// Every plane holds 64 bytes from `at`; the CPU has AVX2.
+        #[inline(always)]
+        unsafe fn hits64<const W: usize>(
+            &self,
+            lo: &[&[u8]; 2],
+            hi: &[&[u8]; 2],
+            at: usize,
+        ) -> u64 {
             let mut mask = 0u64;
             for k in 0..2 {
                 // SAFETY: the caller guarantees 64 bytes from `at` in every plane, and AVX2.
@@ -155,24 +222,24 @@ mod x86 {
                     let load = |p: &[u8]| _mm256_loadu_si256(p.as_ptr().add(at + 32 * k).cast());
                     let high = _mm256_xor_si256(load(lo[0]), load(hi[0]));
                     let low = _mm256_xor_si256(load(lo[1]), load(hi[1]));
-                    self.hits32(high, low)
+                    self.hits32::<W>(high, low)
                 };
                 mask |= u64::from(m) << (32 * k);
             }
             mask
         }
-    }
 
-    impl<const P: usize> Pieces<P> {
-        /// The hit mask of 32 splits whose XORs have the planes `high` and `low`.
+        /// The hit mask of 32 splits whose XORs have the planes `high` and `low` (`W` as for
+        /// [`Pieces::hits64`]).
         #[inline(always)]
-        unsafe fn hits32(&self, high: __m256i, low: __m256i) -> u32 {
+        unsafe fn hits32<const W: usize>(&self, high: __m256i, low: __m256i) -> u32 {
             // SAFETY: the caller guarantees AVX2.
             unsafe {
                 // The table's byte index: bits 3-9 of the XOR for 1024 bits, 3-10 for more.
                 let index =
                     if P == 1 { _mm256_and_si256(high, _mm256_set1_epi8(0x7f)) } else { high };
-                let mut byte = match self.window {
+                let window = if W == 0 { self.window } else { W };
+                let mut byte = match window {
                     2 => windowed::<2>(&self.pieces[0], index, self.base),
                     4 => windowed::<4>(&self.pieces[0], index, self.base),
                     8 => windowed::<8>(&self.pieces[0], index, self.base),
@@ -225,7 +292,7 @@ mod x86 {
                 _mm256_adds_epu8(relative, _mm256_set1_epi8((128 - 16 * W) as u8 as i8))
             };
             let leaf = |j: usize| _mm256_shuffle_epi8(pieces[j], index);
-            let pick = |a, b, mask| _mm256_blendv_epi8(a, b, mask);
+            let pick = |a, b, mask| blend(a, b, mask);
             let bit6 = _mm256_add_epi8(index, index);
             let bit5 = _mm256_add_epi8(bit6, bit6);
             let bit4 = _mm256_add_epi8(bit5, bit5);
@@ -236,6 +303,28 @@ mod x86 {
                 _ => pick(pick(two(0), two(2), bit5), pick(two(4), two(6), bit5), bit6),
             }
         }
+    }
+
+    /// `vpblendvb`: the bytes of `b` where bit 7 of `mask`'s byte is set, else those of `a`.
+    /// Written in `asm!` so that it stays one instruction: the compiler turns a blend by a
+    /// doubled index into a test of the bit and a compare, two instructions more per blend.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn blend(a: __m256i, b: __m256i, mask: __m256i) -> __m256i {
+        let out: __m256i;
+        // SAFETY: the CPU has AVX2 (this function's feature); the instruction touches
+        // registers only.
+        unsafe {
+            std::arch::asm!(
+                "vpblendvb {out}, {a}, {b}, {mask}",
+                out = lateout(ymm_reg) out,
+                a = in(ymm_reg) a,
+                b = in(ymm_reg) b,
+                mask = in(ymm_reg) mask,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        out
     }
 
     /// Byte `index` of the table of up to 256 bytes whose first `used` 16-byte pieces are
@@ -252,7 +341,7 @@ mod x86 {
         // SAFETY: the caller guarantees AVX2.
         unsafe {
             let leaf = |j: usize| _mm256_shuffle_epi8(pieces[j], index);
-            let pick = |a, b, mask| _mm256_blendv_epi8(a, b, mask);
+            let pick = |a, b, mask| blend(a, b, mask);
             // Bits 6, 5, 4 of each byte moved to bit 7 by doubling (adds run on more ports
             // than shifts and shuffles).
             let bit6 = _mm256_add_epi8(index, index);

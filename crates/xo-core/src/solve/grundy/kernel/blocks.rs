@@ -21,6 +21,39 @@ pub(super) trait Lookup {
     /// # Safety
     /// The CPU has the kernel's instructions, and all four planes hold at least `at + 64` bytes.
     unsafe fn hits(&self, lo: &[&[u8]; 2], hi: &[&[u8]; 2], at: usize) -> u64;
+
+    /// Looks up the runs of 64 splits from `start` while a whole run fits below `end`, and
+    /// notes each run that hits in `notes` (its offset from `start` and its [`hits`] mask, in
+    /// order); returns how many it noted. A kernel overrides it to choose its lookup once for
+    /// the block rather than once per run.
+    ///
+    /// # Safety
+    /// As for [`hits`]; all four planes hold at least `end` bytes, and `notes` has room for a
+    /// note per run.
+    ///
+    /// [`hits`]: Lookup::hits
+    #[inline(always)]
+    unsafe fn scan(
+        &self,
+        lo: &[&[u8]; 2],
+        hi: &[&[u8]; 2],
+        start: usize,
+        end: usize,
+        notes: &mut [(u32, u64)],
+    ) -> usize {
+        debug_assert!(lo.iter().chain(hi).all(|p| p.len() >= end));
+        // Noted without a branch: hits are scattered after the first blocks, and a branch on
+        // each run would mispredict.
+        let (mut at, mut noted) = (start, 0);
+        while at + 64 <= end {
+            // SAFETY: the caller guarantees 64 bytes from `at` in every plane.
+            let m = unsafe { self.hits(lo, hi, at) };
+            notes[noted] = ((at - start) as u32, m);
+            noted += usize::from(m != 0);
+            at += 64;
+        }
+        noted
+    }
 }
 
 /// [`Kernel::mark_options`](super::Kernel::mark_options) by the lookup `L`. Inlined into each
@@ -45,40 +78,50 @@ pub(super) unsafe fn mark<L: Lookup, const H: usize>(
     while i < len {
         let end = (i + block).min(len);
         block = (2 * block).min(MAX_BLOCK);
-        let before = *tables;
         // SAFETY: the caller guarantees the CPU has `L`'s instructions.
-        let lookups: [L; H] = std::array::from_fn(|h| unsafe { L::new(&before[h], pairs) });
-        // The runs that hit, noted without a branch (hits are scattered after the first
-        // blocks, and a branch on each run would mispredict), then cleared run by run.
+        let lookups: [L; H] = std::array::from_fn(|h| unsafe { L::new(&tables[h], pairs) });
+        // The runs that hit, noted, then cleared run by run.
         let start = i;
         let mut noted = [0usize; H];
-        while i + 64 <= end {
-            for (h, lookup) in lookups.iter().enumerate() {
-                // SAFETY: every plane holds `len >= end >= i + 64` bytes (`len_ok` above).
-                let m = unsafe { lookup.hits(&lo.planes, &hi[h].planes, i) };
-                notes[h][noted[h]] = ((i - start) as u32, m);
-                noted[h] += usize::from(m != 0);
-            }
-            i += 64;
+        for (h, lookup) in lookups.iter().enumerate() {
+            // SAFETY: every plane holds `len >= end` bytes (`len_ok` above), and a block has
+            // at most `MAX_BLOCK / 64` runs.
+            noted[h] = unsafe { lookup.scan(&lo.planes, &hi[h].planes, start, end, &mut notes[h]) };
         }
+        i = start + (end - start) / 64 * 64;
+        // The tables as the block found them, for its splits after the last whole run (the
+        // end of the pass only).
+        let before = (i < end).then_some(*tables);
         for (h, table) in tables.iter_mut().enumerate() {
             // The hits' values read whole (two loads, not four plane bytes to reassemble).
             let (lo_values, hi_values) = (&lo.values[start..end], &hi[h].values[start..end]);
             for &(at, mut m) in &notes[h][..noted[h]] {
                 *count += u64::from(m.count_ones());
-                while m != 0 {
-                    let j = at as usize + m.trailing_zeros() as usize;
+                // Two hits a turn, the second cleared only if there is one: after the first
+                // blocks most runs that hit do so once or twice, and their loop then ends
+                // without a mispredicted branch. (A noted run has a hit: `m != 0`.)
+                loop {
+                    let first = at as usize + m.trailing_zeros() as usize;
                     m &= m - 1;
-                    let v = usize::from(lo_values[j] ^ hi_values[j]) % 4096;
+                    // Split 63 of the run stands in for a missing second hit, cleared by 0.
+                    let second = at as usize + m.trailing_zeros().min(63) as usize;
+                    let is_hit = u64::from(m != 0);
+                    m &= m.wrapping_sub(1);
+                    let v = usize::from(lo_values[first] ^ hi_values[first]) % 4096;
                     table[v / 64] &= !(1 << (v % 64));
+                    let v = usize::from(lo_values[second] ^ hi_values[second]) % 4096;
+                    table[v / 64] &= !(is_hit << (v % 64));
+                    if m == 0 {
+                        break;
+                    }
                 }
             }
         }
-        for (h, table) in tables.iter_mut().enumerate() {
+        for (h, (table, before)) in tables.iter_mut().zip(before.iter().flatten()).enumerate() {
             for j in i..end {
                 let v = usize::from(lo.values[j] ^ hi[h].values[j]);
                 assert!(v < 4096, "an XOR beyond the kernel's tables");
-                if before[h][v / 64] >> (v % 64) & 1 != 0 {
+                if before[v / 64] >> (v % 64) & 1 != 0 {
                     *count += 1;
                     table[v / 64] &= !(1 << (v % 64));
                 }
