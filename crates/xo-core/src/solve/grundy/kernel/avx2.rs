@@ -156,6 +156,18 @@ mod x86 {
         }
 
         #[inline(always)]
+        unsafe fn hits_by<const W: usize>(
+            &self,
+            lo: &[&[u8]; 2],
+            hi: &[&[u8]; 2],
+            at: usize,
+        ) -> u64 {
+            // SAFETY: the caller guarantees 64 bytes from `at` in every plane, AVX2, and that
+            // `W` is 0 or this lookup's window.
+            unsafe { self.hits64::<W>(lo, hi, at) }
+        }
+
+        #[inline(always)]
         unsafe fn scan(
             &self,
             lo: &[&[u8]; 2],
@@ -166,43 +178,19 @@ mod x86 {
         ) -> usize {
             // One loop per lookup, chosen once for the block: the loop then holds no branch
             // but its own.
-            // SAFETY: the caller guarantees `hits`'s conditions for every run it looks up.
+            // SAFETY: the caller guarantees `scan`'s conditions; each `W` is the window.
             unsafe {
                 match self.window {
-                    2 => self.scan_with::<2>(lo, hi, start, end, notes),
-                    4 => self.scan_with::<4>(lo, hi, start, end, notes),
-                    8 => self.scan_with::<8>(lo, hi, start, end, notes),
-                    _ => self.scan_with::<0>(lo, hi, start, end, notes),
+                    2 => blocks::scan_runs::<Self, 2>(self, lo, hi, start, end, notes),
+                    4 => blocks::scan_runs::<Self, 4>(self, lo, hi, start, end, notes),
+                    8 => blocks::scan_runs::<Self, 8>(self, lo, hi, start, end, notes),
+                    _ => blocks::scan_runs::<Self, 0>(self, lo, hi, start, end, notes),
                 }
             }
         }
     }
 
     impl<const P: usize> Pieces<P> {
-        /// [`Lookup::scan`] by [`Pieces::hits64`]`::<W>`.
-        ///
-        /// # Safety
-        /// As for [`Lookup::scan`].
-        #[inline(always)]
-        unsafe fn scan_with<const W: usize>(
-            &self,
-            lo: &[&[u8]; 2],
-            hi: &[&[u8]; 2],
-            start: usize,
-            end: usize,
-            notes: &mut [(u32, u64)],
-        ) -> usize {
-            let (mut at, mut noted) = (start, 0);
-            while at + 64 <= end {
-                // SAFETY: the caller guarantees 64 bytes from `at` in every plane, and AVX2.
-                let m = unsafe { self.hits64::<W>(lo, hi, at) };
-                notes[noted] = ((at - start) as u32, m);
-                noted += usize::from(m != 0);
-                at += 64;
-            }
-            noted
-        }
-
         /// The hit mask of the 64 splits from `at`, by the window of `W` pieces (2, 4 or 8), or
         /// for `W = 0` by the window this lookup has (or the whole table).
         ///

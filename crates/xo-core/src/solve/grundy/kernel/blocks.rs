@@ -22,10 +22,24 @@ pub(super) trait Lookup {
     /// The CPU has the kernel's instructions, and all four planes hold at least `at + 64` bytes.
     unsafe fn hits(&self, lo: &[&[u8]; 2], hi: &[&[u8]; 2], at: usize) -> u64;
 
+    /// [`Lookup::hits`] by the variant `W` of the lookup: a kernel may compile one loop per
+    /// shape of its lookup (as [`scan`] with [`scan_runs`]), in which `W` names the shape
+    /// (0: whichever the lookup has). By default, `hits`.
+    ///
+    /// # Safety
+    /// As for [`Lookup::hits`], and `W` is 0 or the shape the lookup has.
+    ///
+    /// [`scan`]: Lookup::scan
+    #[inline(always)]
+    unsafe fn hits_by<const W: usize>(&self, lo: &[&[u8]; 2], hi: &[&[u8]; 2], at: usize) -> u64 {
+        // SAFETY: the caller's guarantees are those of `hits`.
+        unsafe { self.hits(lo, hi, at) }
+    }
+
     /// Looks up the runs of 64 splits from `start` while a whole run fits below `end`, and
     /// notes each run that hits in `notes` (its offset from `start` and its [`hits`] mask, in
     /// order); returns how many it noted. A kernel overrides it to choose its lookup once for
-    /// the block rather than once per run.
+    /// the block rather than once per run ([`scan_runs`] with the shape it has).
     ///
     /// # Safety
     /// As for [`hits`]; all four planes hold at least `end` bytes, and `notes` has room for a
@@ -41,19 +55,35 @@ pub(super) trait Lookup {
         end: usize,
         notes: &mut [(u32, u64)],
     ) -> usize {
-        debug_assert!(lo.iter().chain(hi).all(|p| p.len() >= end));
-        // Noted without a branch: hits are scattered after the first blocks, and a branch on
-        // each run would mispredict.
-        let (mut at, mut noted) = (start, 0);
-        while at + 64 <= end {
-            // SAFETY: the caller guarantees 64 bytes from `at` in every plane.
-            let m = unsafe { self.hits(lo, hi, at) };
-            notes[noted] = ((at - start) as u32, m);
-            noted += usize::from(m != 0);
-            at += 64;
-        }
-        noted
+        // SAFETY: the caller's guarantees are `scan_runs`'s.
+        unsafe { scan_runs::<Self, 0>(self, lo, hi, start, end, notes) }
     }
+}
+
+/// [`Lookup::scan`] by [`Lookup::hits_by`]`::<W>`: each run's note written without a branch
+/// (hits are scattered after the first blocks, and a branch on each run would mispredict).
+///
+/// # Safety
+/// As for [`Lookup::scan`], and `W` is 0 or the shape `lookup` has.
+#[inline(always)]
+pub(super) unsafe fn scan_runs<L: Lookup + ?Sized, const W: usize>(
+    lookup: &L,
+    lo: &[&[u8]; 2],
+    hi: &[&[u8]; 2],
+    start: usize,
+    end: usize,
+    notes: &mut [(u32, u64)],
+) -> usize {
+    debug_assert!(lo.iter().chain(hi).all(|p| p.len() >= end));
+    let (mut at, mut noted) = (start, 0);
+    while at + 64 <= end {
+        // SAFETY: the caller guarantees 64 bytes from `at` in every plane, and the CPU.
+        let m = unsafe { lookup.hits_by::<W>(lo, hi, at) };
+        notes[noted] = ((at - start) as u32, m);
+        noted += usize::from(m != 0);
+        at += 64;
+    }
+    noted
 }
 
 /// [`Kernel::mark_options`](super::Kernel::mark_options) by the lookup `L`. Inlined into each
